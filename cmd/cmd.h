@@ -1,0 +1,23 @@
+/* cmd.h - subcommands of the scr command.
+ *
+ * Each subcommand is a main-like function in its own file; scr.c only
+ * dispatches.  Exit codes: 0 success, 1 failure (one-line message on stderr),
+ * 2 usage error.
+ */
+#ifndef SCR_CMD_H
+#define SCR_CMD_H
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *usage;
+    const char *summary;
+} cmd_t;
+
+int cmd_print(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+
+/* print "scr NAME: usage: ..." for the named command and return 2 */
+int cmd_usage(const char *name);
+
+#endif

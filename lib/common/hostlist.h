@@ -1,0 +1,36 @@
+/* hostlist.h - Slurm-style host lists: "n[1-4,7],login2" <-> host names.
+ *
+ * Schedulers hand out node sets in this compressed form (SLURM_NODELIST,
+ * scontrol, flux hostlists), and SCR's nodes file and down-node list speak it
+ * too.  Ranges may be zero-padded ("n[01-10]") and several bracket groups
+ * expand as a product ("r[1-2]n[1-3]").
+ */
+#ifndef SCR_HOSTLIST_H
+#define SCR_HOSTLIST_H
+
+#include "error.h"
+
+/* expansions larger than this are rejected as malformed input */
+#define HOSTLIST_MAX_HOSTS (1 << 20)
+
+typedef struct hostlist hostlist_t;
+
+hostlist_t *hostlist_new(void);
+void hostlist_delete(hostlist_t **hl);
+/* Parse str and append its hosts; -1 with a message for bad syntax. */
+int hostlist_expand(hostlist_t *hl, const char *str, scr_error_t *err);
+hostlist_t *hostlist_from_str(const char *str, scr_error_t *err);
+int hostlist_append(hostlist_t *hl, const char *host);
+int hostlist_count(const hostlist_t *hl);
+const char *hostlist_nth(const hostlist_t *hl, int i);
+/* index of host, or -1 */
+int hostlist_find(const hostlist_t *hl, const char *host);
+/* sort by name prefix then number, and drop duplicates */
+void hostlist_uniq(hostlist_t *hl);
+/* compressed form, hosts sorted and unique: "n[1-4,7]" (malloc'd) */
+char *hostlist_compress(const hostlist_t *hl);
+/* new lists: hosts of a not in b; hosts in both */
+hostlist_t *hostlist_minus(const hostlist_t *a, const hostlist_t *b);
+hostlist_t *hostlist_intersect(const hostlist_t *a, const hostlist_t *b);
+
+#endif

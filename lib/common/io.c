@@ -1,0 +1,288 @@
+/* io.c - robust reads/writes, copies and logical concatenations */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crc32.h"
+#include "io.h"
+
+#define IO_DEFAULT_BUF (1024 * 1024)
+#define IO_ALIGN 4096
+
+ssize_t io_read_full(int fd, void *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t rc = read(fd, (char *)buf + done, n - done);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            break;
+        done += (size_t)rc;
+    }
+    return (ssize_t)done;
+}
+
+int io_write_full(int fd, const void *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t rc = write(fd, (const char *)buf + done, n - done);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            errno = EIO;
+            return -1;
+        }
+        done += (size_t)rc;
+    }
+    return 0;
+}
+
+ssize_t io_pread_full(int fd, void *buf, size_t n, off_t off)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t rc = pread(fd, (char *)buf + done, n - done, off + (off_t)done);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            break;
+        done += (size_t)rc;
+    }
+    return (ssize_t)done;
+}
+
+int io_pwrite_full(int fd, const void *buf, size_t n, off_t off)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t rc = pwrite(fd, (const char *)buf + done, n - done, off + (off_t)done);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            errno = EIO;
+            return -1;
+        }
+        done += (size_t)rc;
+    }
+    return 0;
+}
+
+int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err)
+{
+    size_t len = strlen(path);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return errprintf(err, "mkdir %s: out of memory", path);
+    memcpy(buf, path, len + 1);
+    /* walk each prefix that ends at a '/', then the whole path */
+    for (size_t i = 1; i <= len; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, mode) < 0 && errno != EEXIST) {
+            errprintf(err, "mkdir %s: %s", buf, strerror(errno));
+            free(buf);
+            return -1;
+        }
+        buf[i] = c;
+    }
+    struct stat st;
+    int rc = 0;
+    if (stat(path, &st) < 0)
+        rc = errprintf(err, "mkdir %s: %s", path, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        rc = errprintf(err, "mkdir %s: exists and is not a directory", path);
+    free(buf);
+    return rc;
+}
+
+static void *io_alloc(size_t size)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, IO_ALIGN, size) != 0)
+        return NULL;
+    return p;
+}
+
+static int io_copy_fd(int in, int out, const char *src, const char *dst, size_t bufsize,
+                      uint32_t *crc, int64_t *total, scr_error_t *err)
+{
+    void *buf = io_alloc(bufsize);
+    if (!buf)
+        return errprintf(err, "copy %s: out of memory for %zu byte buffer", src, bufsize);
+    uint32_t c = 0;
+    int rc = 0;
+    *total = 0;
+    for (;;) {
+        ssize_t n = io_read_full(in, buf, bufsize);
+        if (n < 0) {
+            rc = errprintf(err, "read %s: %s", src, strerror(errno));
+            break;
+        }
+        if (n == 0)
+            break;
+        if (crc)
+            c = crc32_update(c, buf, (size_t)n);
+        if (io_write_full(out, buf, (size_t)n) < 0) {
+            rc = errprintf(err, "write %s: %s", dst, strerror(errno));
+            break;
+        }
+        *total += n;
+    }
+    free(buf);
+    if (crc)
+        *crc = c;
+    return rc;
+}
+
+int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t *crc,
+                     scr_error_t *err)
+{
+    struct stat st;
+    int64_t total = -1;
+    if (bufsize == 0)
+        bufsize = IO_DEFAULT_BUF;
+    int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0)
+        return errprintf(err, "open %s: %s", src, strerror(errno));
+    if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+        errprintf(err, "copy %s: not a regular file", src);
+        close(in);
+        return -1;
+    }
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                   st.st_mode & 0777);
+    if (out < 0) {
+        errprintf(err, "open %s: %s", dst, strerror(errno));
+        close(in);
+        return -1;
+    }
+    if (io_copy_fd(in, out, src, dst, bufsize, crc, &total, err) < 0)
+        total = -1;
+    else if (fsync(out) < 0) {
+        errprintf(err, "fsync %s: %s", dst, strerror(errno));
+        total = -1;
+    }
+    if (close(out) < 0 && total >= 0) {
+        errprintf(err, "close %s: %s", dst, strerror(errno));
+        total = -1;
+    }
+    close(in);
+    return total;
+}
+
+int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *err)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errprintf(err, "open %s: %s", path, strerror(errno));
+    void *buf = io_alloc(IO_DEFAULT_BUF);
+    if (!buf) {
+        close(fd);
+        return errprintf(err, "crc %s: out of memory", path);
+    }
+    uint32_t c = 0;
+    uint64_t total = 0;
+    int rc = 0;
+    ssize_t n;
+    while ((n = io_read_full(fd, buf, IO_DEFAULT_BUF)) > 0) {
+        c = crc32_update(c, buf, (size_t)n);
+        total += (uint64_t)n;
+    }
+    if (n < 0)
+        rc = errprintf(err, "read %s: %s", path, strerror(errno));
+    free(buf);
+    close(fd);
+    if (crc)
+        *crc = c;
+    if (size)
+        *size = total;
+    return rc;
+}
+
+uint64_t io_concat_size(const io_concat_t *cat)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < cat->n; i++)
+        total += cat->sizes[i];
+    return total;
+}
+
+/* Walk the part of [offset, offset+count) that lies inside the files,
+ * calling fn on each piece; return the number of bytes that lie inside. */
+typedef int (*io_piece_fn)(int fd, const char *name, char *buf, size_t n, off_t off,
+                           scr_error_t *err);
+
+static int io_concat_walk(const io_concat_t *cat, char *buf, size_t count,
+                          uint64_t offset, io_piece_fn fn, size_t *inside,
+                          scr_error_t *err)
+{
+    uint64_t start = 0;
+    size_t done = 0;
+    for (int i = 0; i < cat->n && done < count; i++) {
+        uint64_t end = start + cat->sizes[i];
+        uint64_t pos = offset + done;
+        if (pos < end) {
+            uint64_t avail = end - pos;
+            size_t n = (size_t)(avail < count - done ? avail : count - done);
+            if (fn(cat->fds[i], cat->names ? cat->names[i] : "?", buf + done, n,
+                   (off_t)(pos - start), err) < 0)
+                return -1;
+            done += n;
+        }
+        start = end;
+    }
+    *inside = done;
+    return 0;
+}
+
+static int io_piece_read(int fd, const char *name, char *buf, size_t n, off_t off,
+                         scr_error_t *err)
+{
+    ssize_t rc = io_pread_full(fd, buf, n, off);
+    if (rc < 0)
+        return errprintf(err, "read %s: %s", name, strerror(errno));
+    if ((size_t)rc < n)
+        return errprintf(err, "read %s: file is shorter than its recorded size", name);
+    return 0;
+}
+
+static int io_piece_write(int fd, const char *name, char *buf, size_t n, off_t off,
+                          scr_error_t *err)
+{
+    if (io_pwrite_full(fd, buf, n, off) < 0)
+        return errprintf(err, "write %s: %s", name, strerror(errno));
+    return 0;
+}
+
+int io_read_pad_n(const io_concat_t *cat, void *buf, size_t count, uint64_t offset,
+                  scr_error_t *err)
+{
+    size_t inside = 0;
+    if (io_concat_walk(cat, buf, count, offset, io_piece_read, &inside, err) < 0)
+        return -1;
+    /* the walk fills a prefix of buf: the rest is padding */
+    memset((char *)buf + inside, 0, count - inside);
+    return 0;
+}
+
+int io_write_pad_n(const io_concat_t *cat, const void *buf, size_t count, uint64_t offset,
+                   scr_error_t *err)
+{
+    size_t inside = 0;
+    return io_concat_walk(cat, (char *)buf, count, offset, io_piece_write, &inside, err);
+}

@@ -1,0 +1,55 @@
+/* io.h - whole-buffer reads and writes, copies with CRC32, and I/O over a
+ * logical concatenation of files.
+ *
+ * Local and parallel file systems return short reads and writes and EINTR;
+ * everything SCR moves goes through these helpers so no caller has to retry
+ * by hand.  The pad functions implement the "logical concatenation" of a
+ * rank's files used by XOR and Reed-Solomon (guide 2.11.1): the files are
+ * seen as one stream, and reads past its end return zeros.
+ */
+#ifndef SCR_IO_H
+#define SCR_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* Read up to n bytes; fewer only at end of file.  Returns bytes read or -1. */
+ssize_t io_read_full(int fd, void *buf, size_t n);
+/* Write all n bytes.  Returns 0 or -1 (errno set; ENOSPC for a full disk). */
+int io_write_full(int fd, const void *buf, size_t n);
+/* pread/pwrite forms of the above */
+ssize_t io_pread_full(int fd, void *buf, size_t n, off_t off);
+int io_pwrite_full(int fd, const void *buf, size_t n, off_t off);
+
+/* mkdir -p; created directories get mode */
+int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err);
+
+/* Copy src to dst in blocks of bufsize (0: a default of 1 MiB), never
+ * following a symlink at either end, fsync dst.  If crc is not NULL it
+ * receives the CRC32 of the data.  Returns bytes copied or -1. */
+int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t *crc,
+                     scr_error_t *err);
+
+/* CRC32 and size of a file's contents (symlinks are not followed). */
+int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *err);
+
+/* A logical concatenation of open files with their logical sizes. */
+typedef struct {
+    int n;
+    const int *fds;
+    const char *const *names; /* for messages */
+    const uint64_t *sizes;
+} io_concat_t;
+
+uint64_t io_concat_size(const io_concat_t *cat);
+/* Read count bytes at logical offset; bytes beyond the end read as zero. */
+int io_read_pad_n(const io_concat_t *cat, void *buf, size_t count, uint64_t offset,
+                  scr_error_t *err);
+/* Write count bytes at logical offset; bytes beyond the end are dropped. */
+int io_write_pad_n(const io_concat_t *cat, const void *buf, size_t count, uint64_t offset,
+                   scr_error_t *err);
+
+#endif

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test-install.sh BUILD_DIR: install into a scratch prefix and build an
+# application against it with pkg-config, as a user would.
+set -u
+build=$1
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+pass=0 fail=0
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); echo "ok - $name"
+	else fail=$((fail + 1)); echo "not ok - $name"; fi
+}
+check "cmake --install" sh -c 'cmake --install "$1" --prefix "$2" >/dev/null' sh "$build" "$dest"
+check "scr command installed" test -x "$dest/bin/scr"
+check "header installed" test -f "$dest/include/scr.h"
+pc=$(find "$dest" -name scr.pc | head -1)
+check "pkg-config file installed" test -n "$pc"
+export PKG_CONFIG_PATH=$(dirname "$pc")
+cat >"$dest/app.c" <<'EOC'
+#include <stdio.h>
+#include <string.h>
+#include <scr.h>
+int main(void)
+{
+    const char *v = SCR_Get_version();
+    printf("%s\n", v);
+    return strstr(v, SCR_VERSION) ? 0 : 1;
+}
+EOC
+check "app builds with pkg-config" sh -c 'cc "$1/app.c" -o "$1/app" $(pkg-config --cflags --libs scr)' sh "$dest"
+libdir=$(pkg-config --variable=libdir scr)
+check "app runs against the installed library" env LD_LIBRARY_PATH="$libdir" "$dest/app"
+check "installed scr runs" sh -c '"$1/bin/scr" --version | grep -q "^scr "' sh "$dest"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# test-smoke.sh SMOKE: the simulated-node harness end to end.
+# 8 ranks on 4 nodes with private /tmp and /dev/shm; then kill and wipe a
+# node and check a launch onto it fails fast, and that stop leaves nothing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+simnode=$here/simnode
+smoke=$1
+base=${SCR_SIM_BASE:-/var/tmp}
+dir=$(mktemp -d "$base/scr-sim-smoke.XXXXXX")
+trap '"$simnode" stop "$dir"' EXIT
+pass=0 fail=0
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); echo "ok - $name"
+	else fail=$((fail + 1)); echo "not ok - $name"; fi
+}
+
+check "start 4 nodes" "$simnode" start "$dir" 4
+check "hostnames" test "$("$simnode" exec "$dir" node3 hostname)" = node3
+check "8 ranks on 4 nodes" timeout 120 "$simnode" mpirun "$dir" -np 8 \
+	--host node1:2,node2:2,node3:2,node4:2 "$smoke" 4
+
+"$simnode" exec "$dir" node2 sh -c 'echo data > /tmp/keep; echo data > /dev/shm/keep'
+check "node-local file on the node's directory" test -s "$dir/node2/tmp/keep"
+check "node-local file invisible on the host" test ! -e /tmp/keep
+
+"$simnode" kill "$dir" node2
+check "killed node is down" sh -c '! "$1" alive "$2" node2' sh "$simnode" "$dir"
+check "exec on a killed node fails" sh -c '! "$1" exec "$2" node2 true 2>/dev/null' sh "$simnode" "$dir"
+start=$(date +%s)
+timeout 120 "$simnode" mpirun "$dir" -np 4 --host node1:2,node2:2 "$smoke" 2 >/dev/null 2>&1
+rc=$?
+check "launch onto a dead node fails (rc=$rc)" test $rc -ne 0 -a $rc -ne 124
+check "and fails fast" test $(($(date +%s) - start)) -lt 60
+"$simnode" wipe "$dir" node2
+check "wipe empties the node's storage" \
+	test "$(find "$dir/node2/tmp" "/dev/shm/scr-sim.$(basename "$dir")/node2" -mindepth 1 | wc -l)" -eq 0
+check "restart a node" "$simnode" start-node "$dir" node2
+check "6 ranks on 3 nodes after the restart" timeout 120 "$simnode" mpirun "$dir" -np 6 \
+	--host node1:2,node2:2,node4:2 "$smoke" 3
+
+"$simnode" stop "$dir"
+trap - EXIT
+check "stop removes the state" test ! -e "$dir" -a ! -e "/dev/shm/scr-sim.$(basename "$dir")"
+left=$(ps -eo args | grep -c '^sleep infinity$' || true)
+check "stop leaves no node processes (found $left)" test "$left" -eq 0
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

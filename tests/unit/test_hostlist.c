@@ -1,0 +1,94 @@
+/* test_hostlist.c - expand, compress, minus, intersect */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostlist.h"
+#include "tap.h"
+
+static int expands_to(const char *in, const char *want_joined)
+{
+    scr_error_t err;
+    hostlist_t *hl = hostlist_from_str(in, &err);
+    if (!hl) {
+        diag("%s", err.text);
+        return 0;
+    }
+    char got[4096] = "";
+    for (int i = 0; i < hostlist_count(hl); i++) {
+        if (i)
+            strcat(got, " ");
+        strcat(got, hostlist_nth(hl, i));
+    }
+    hostlist_delete(&hl);
+    if (strcmp(got, want_joined) != 0)
+        diag("'%s' expanded to '%s'", in, got);
+    return strcmp(got, want_joined) == 0;
+}
+
+static int rejects(const char *in)
+{
+    scr_error_t err;
+    hostlist_t *hl = hostlist_from_str(in, &err);
+    int r = hl == NULL && strstr(err.text, in) != NULL;
+    if (hl)
+        diag("'%s' was accepted", in);
+    hostlist_delete(&hl);
+    return r;
+}
+
+static int compresses_to(const char *in, const char *want)
+{
+    hostlist_t *hl = hostlist_from_str(in, NULL);
+    char *s = hostlist_compress(hl);
+    int r = s && strcmp(s, want) == 0;
+    if (!r)
+        diag("'%s' compressed to '%s', want '%s'", in, s ? s : "(null)", want);
+    free(s);
+    hostlist_delete(&hl);
+    return r;
+}
+
+int main(void)
+{
+    ok(expands_to("n[1-4,7]", "n1 n2 n3 n4 n7"), "ranges and singles");
+    ok(expands_to("n[01-03]", "n01 n02 n03"), "zero padding kept");
+    ok(expands_to("r[1-2]n[1-2]", "r1n1 r1n2 r2n1 r2n2"), "product of groups");
+    ok(expands_to("a,b c", "a b c"), "commas and spaces");
+    ok(expands_to("login2,n[8-10]-ib", "login2 n8-ib n9-ib n10-ib"),
+       "suffix after bracket");
+    ok(expands_to("", ""), "empty list");
+    ok(rejects("n[1-"), "unterminated bracket");
+    ok(rejects("n[3-1]"), "reversed range");
+    ok(rejects("n[]"), "empty brackets");
+    ok(rejects("n]"), "stray ]");
+    ok(rejects("n[6,7]n]n[1-3]"), "stray ] between groups");
+    ok(rejects("n[[1-2]]"), "nested brackets");
+    ok(rejects("n[a-b]"), "letters in range");
+    ok(rejects("n[0-99999999]"), "huge range rejected");
+
+    ok(compresses_to("n1,n2,n3,n4,n7", "n[1-4,7]"), "compress");
+    ok(compresses_to("n7,n1,n2,n1", "n[1-2,7]"), "compress sorts and dedups");
+    ok(compresses_to("n08,n09,n10", "n[08-10]"), "compress zero padded");
+    ok(compresses_to("login,n1", "login,n1"), "single hosts stay plain");
+    ok(compresses_to("n9,n10,n11", "n[9-11]"), "numeric order, not string order");
+    ok(compresses_to("n[0-474]", "n[0-474]"), "run across widths keeps no padding");
+    ok(compresses_to("a1,b1,b2", "a1,b[1-2]"), "several prefixes");
+    ok(compresses_to("a-very-long-host-name-prefix-of-the-cluster-x[1-3]",
+                     "a-very-long-host-name-prefix-of-the-cluster-x[1-3]"),
+       "long prefixes keep every host");
+
+    hostlist_t *a = hostlist_from_str("n[1-6]", NULL);
+    hostlist_t *b = hostlist_from_str("n[2,4],x1", NULL);
+    hostlist_t *m = hostlist_minus(a, b), *i = hostlist_intersect(a, b);
+    char *ms = hostlist_compress(m), *is = hostlist_compress(i);
+    ok(ms && strcmp(ms, "n[1,3,5-6]") == 0, "minus: %s", ms);
+    ok(is && strcmp(is, "n[2,4]") == 0, "intersect: %s", is);
+    ok(hostlist_find(a, "n5") == 4 && hostlist_find(a, "n9") == -1, "find");
+    free(ms);
+    free(is);
+    hostlist_delete(&a);
+    hostlist_delete(&b);
+    hostlist_delete(&m);
+    hostlist_delete(&i);
+    return done_testing();
+}

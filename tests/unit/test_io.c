@@ -1,0 +1,160 @@
+/* test_io.c - full reads/writes, copies with CRC, logical concatenation */
+#include <errno.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <zlib.h>
+
+#include "io.h"
+#include "tap.h"
+#include "testutil.h"
+
+static char *dir;
+
+static void test_short_io(void)
+{
+    int fds[2];
+    pipe(fds);
+    if (fork() == 0) {
+        close(fds[0]);
+        char c[7] = "abcdefg";
+        for (int i = 0; i < 100; i++) {
+            write(fds[1], c, 7); /* many small writes: reader sees short reads */
+            usleep(100);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[700];
+    ssize_t n = io_read_full(fds[0], buf, sizeof(buf));
+    ok(n == 700 && memcmp(buf + 693, "abcdefg", 7) == 0, "read_full gathers short reads");
+    ok(io_read_full(fds[0], buf, 10) == 0, "read_full at EOF returns 0");
+    close(fds[0]);
+    wait(NULL);
+}
+
+static void test_copy(void)
+{
+    char src[4200], dst[4200], link[4200];
+    snprintf(src, sizeof(src), "%s/src.dat", dir);
+    snprintf(dst, sizeof(dst), "%s/dst.dat", dir);
+    size_t len = 5 * 1024 * 1024 + 3;
+    unsigned char *data = malloc(len);
+    for (size_t i = 0; i < len; i++)
+        data[i] = (unsigned char)(i * 31 + 7);
+    tu_write(src, data, len);
+    uint32_t crc = 0;
+    scr_error_t err;
+    int64_t n = io_copy_file(src, dst, 0, &crc, &err);
+    size_t got_len = 0;
+    char *got = tu_read(dst, &got_len);
+    ok(n == (int64_t)len && got_len == len && memcmp(got, data, len) == 0,
+       "copy is byte-identical");
+    ok(crc == (uint32_t)crc32(0L, data, (uInt)len), "copy reports the data's CRC32");
+    free(got);
+    uint32_t c2;
+    uint64_t size;
+    ok(io_file_crc(dst, &c2, &size, &err) == 0 && c2 == crc && size == len, "file_crc");
+    ok(io_copy_file(src, dst, 4096, NULL, &err) == (int64_t)len, "small buffer copy");
+
+    snprintf(link, sizeof(link), "%s/link.dat", dir);
+    symlink(src, link);
+    ok(io_copy_file(link, dst, 0, NULL, &err) < 0 && strstr(err.text, "link.dat"),
+       "source symlink not followed: %s", err.text);
+    ok(io_copy_file(src, link, 0, NULL, &err) < 0, "destination symlink not followed");
+    ok(io_copy_file(dir, dst, 0, NULL, &err) < 0 && strstr(err.text, "not a regular"),
+       "directory source rejected");
+    snprintf(dst, sizeof(dst), "%s/no/such/dir/x", dir);
+    ok(io_copy_file(src, dst, 0, NULL, &err) < 0 && strstr(err.text, "No such file"),
+       "missing destination dir: %s", err.text);
+    free(data);
+}
+
+static void test_mkdir(void)
+{
+    char path[4200];
+    scr_error_t err;
+    snprintf(path, sizeof(path), "%s/a/b/c", dir);
+    ok(io_mkdir_p(path, 0700, &err) == 0, "mkdir -p");
+    ok(io_mkdir_p(path, 0700, &err) == 0, "mkdir -p of an existing dir");
+    struct stat st;
+    ok(stat(path, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700,
+       "mode 0700");
+    snprintf(path, sizeof(path), "%s/src.dat/x", dir);
+    ok(io_mkdir_p(path, 0700, &err) < 0 && strstr(err.text, "src.dat"),
+       "mkdir under a file fails: %s", err.text);
+}
+
+static void test_full(void)
+{
+    if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0 ||
+        mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+        ok(1, "# SKIP full file system test needs root");
+        return;
+    }
+    char mnt[4000], src[4200], dst[4200];
+    snprintf(mnt, sizeof(mnt), "%s/small", dir);
+    mkdir(mnt, 0700);
+    mount("tmpfs", mnt, "tmpfs", 0, "size=256k");
+    snprintf(src, sizeof(src), "%s/src.dat", dir);
+    snprintf(dst, sizeof(dst), "%s/dst.dat", mnt);
+    scr_error_t err;
+    ok(io_copy_file(src, dst, 0, NULL, &err) < 0 && strstr(err.text, "No space left") &&
+           strstr(err.text, "dst.dat"),
+       "copy to a full file system: %s", err.text);
+    umount(mnt);
+}
+
+static void test_concat(void)
+{
+    const char *names[3] = {"f0", "f1", "f2"};
+    uint64_t sizes[3] = {5, 0, 7};
+    int fds[3];
+    for (int i = 0; i < 3; i++) {
+        char p[4200];
+        snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+        fds[i] = open(p, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    }
+    write(fds[0], "hello", 5);
+    write(fds[2], "world!!", 7);
+    io_concat_t cat = {3, fds, names, sizes};
+    ok(io_concat_size(&cat) == 12, "logical size 12");
+    char buf[20];
+    scr_error_t err;
+    memset(buf, 'x', sizeof(buf));
+    ok(io_read_pad_n(&cat, buf, 16, 0, &err) == 0 &&
+           memcmp(buf, "helloworld!!\0\0\0\0", 16) == 0,
+       "read across files, zero padded past the end");
+    ok(io_read_pad_n(&cat, buf, 4, 3, &err) == 0 && memcmp(buf, "lowo", 4) == 0,
+       "read across a boundary and an empty file");
+    memset(buf, 'x', sizeof(buf));
+    ok(io_read_pad_n(&cat, buf, 8, 100, &err) == 0 &&
+           memcmp(buf, "\0\0\0\0\0\0\0\0", 8) == 0,
+       "read entirely past the end is zeros");
+    ok(io_write_pad_n(&cat, "HELLOWORLD!!PADDING", 19, 0, &err) == 0,
+       "write past the end");
+    ok(io_read_pad_n(&cat, buf, 12, 0, &err) == 0 && memcmp(buf, "HELLOWORLD!!", 12) == 0,
+       "written data lands in the files");
+    struct stat st;
+    fstat(fds[2], &st);
+    ok(st.st_size == 7, "bytes past the end are dropped, not appended");
+    ftruncate(fds[2], 3);
+    ok(io_read_pad_n(&cat, buf, 12, 0, &err) < 0 && strstr(err.text, "f2"),
+       "file shorter than recorded: %s", err.text);
+    for (int i = 0; i < 3; i++)
+        close(fds[i]);
+}
+
+int main(void)
+{
+    dir = tu_tmpdir();
+    test_short_io();
+    test_copy();
+    test_mkdir();
+    test_concat();
+    test_full();
+    tu_rmrf(dir);
+    free(dir);
+    return done_testing();
+}

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # test-install.sh BUILD_DIR: install into a scratch prefix and build an
 # application against it with pkg-config, as a user would.
+# Usage: test-install.sh BUILD_DIR [CC [EXTRA_CFLAGS]]
 set -u
 build=$1
+cc=${2:-cc}
+extra=${3:-}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 pass=0 fail=0
@@ -29,7 +32,7 @@ int main(void)
     return strstr(v, SCR_VERSION) ? 0 : 1;
 }
 EOC
-check "app builds with pkg-config" sh -c 'cc "$1/app.c" -o "$1/app" $(pkg-config --cflags --libs scr)' sh "$dest"
+check "app builds with pkg-config" sh -c '"$2" $3 "$1/app.c" -o "$1/app" $(pkg-config --cflags --libs scr)' sh "$dest" "$cc" "$extra"
 libdir=$(pkg-config --variable=libdir scr)
 check "app runs against the installed library" env LD_LIBRARY_PATH="$libdir" "$dest/app"
 check "installed scr runs" sh -c '"$1/bin/scr" --version | grep -q "^scr "' sh "$dest"

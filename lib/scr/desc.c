@@ -1,0 +1,428 @@
+/* desc.c - store and redundancy descriptors */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "desc.h"
+#include "log.h"
+#include "path.h"
+#include "sets.h"
+#include "units.h"
+
+const char *desc_type_name(red_type_t type)
+{
+    static const char *const names[] = {"SINGLE", "PARTNER", "XOR", "RS"};
+    return names[type];
+}
+
+static int desc_type_parse(const char *s, red_type_t *type)
+{
+    static const char *const names[] = {"SINGLE", "PARTNER", "XOR", "RS"};
+    for (int i = 0; i < 4; i++) {
+        if (s && strcasecmp(s, names[i]) == 0) {
+            *type = (red_type_t)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* an attribute of a descriptor entry, else a parameter, else dflt */
+static const char *desc_attr(const scr_ctx_t *ctx, const kvtree_t *attrs, const char *key,
+                             const char *param)
+{
+    const char *v = kvtree_get_val(attrs, key);
+    return v ? v : (param ? config_get(ctx->cfg, param, NULL) : NULL);
+}
+
+static int desc_int(const char *what, const char *s, int min, int *out, scr_error_t *err)
+{
+    long v;
+    if (!s || units_parse_long(s, &v) < 0 || v < min || v > 1000000000)
+        return errprintf(err, "%s=%s is not an integer >= %d", what, s ? s : "", min);
+    *out = (int)v;
+    return 0;
+}
+
+static int store_add(scr_ctx_t *ctx, const char *base, const kvtree_t *attrs,
+                     scr_error_t *err)
+{
+    if (!base || base[0] != '/')
+        return errprintf(err, "STORE=%s: a store must be an absolute path",
+                         base ? base : "");
+    const char *allowed = config_get(ctx->cfg, "SCR_CACHE_BASES_ALLOWED", NULL);
+    if (allowed && *allowed) {
+        int ok = 0;
+        char *copy = strdup(allowed), *save = NULL;
+        for (char *a = strtok_r(copy, ":", &save); a && !ok;
+             a = strtok_r(NULL, ":", &save))
+            ok = path_is_under(base, a);
+        free(copy);
+        if (!ok)
+            return errprintf(err, "store %s is not under SCR_CACHE_BASES_ALLOWED=%s",
+                             base, allowed);
+    }
+    store_t *s = realloc(ctx->stores, sizeof(store_t) * (size_t)(ctx->nstores + 1));
+    if (!s)
+        return errprintf(err, "out of memory");
+    ctx->stores = s;
+    s = &ctx->stores[ctx->nstores];
+    memset(s, 0, sizeof(*s));
+    s->base = path_strdup_reduce_str(base);
+    if (asprintf(&s->dir, "%s/%s/scr.%s", s->base, ctx->user, ctx->jobid) < 0)
+        return errprintf(err, "out of memory");
+    ctx->nstores++;
+    const char *count = desc_attr(ctx, attrs, "COUNT", "SCR_CACHE_SIZE");
+    if (desc_int("COUNT", count, 1, &s->count, err) < 0 ||
+        desc_int("MKDIR", desc_attr(ctx, attrs, "MKDIR", NULL) ?: "1", 0, &s->mkdir,
+                 err) < 0 ||
+        desc_int("ENABLED", desc_attr(ctx, attrs, "ENABLED", NULL) ?: "1", 0, &s->enabled,
+                 err) < 0) {
+        char msg[sizeof(err->text)];
+        snprintf(msg, sizeof(msg), "%s", err->text);
+        return errprintf(err, "STORE=%s: %s", base, msg);
+    }
+    return 0;
+}
+
+static int store_find(const scr_ctx_t *ctx, const char *base)
+{
+    char *r = path_strdup_reduce_str(base);
+    int found = -1;
+    for (int i = 0; r && i < ctx->nstores && found < 0; i++)
+        if (strcmp(ctx->stores[i].base, r) == 0)
+            found = i;
+    free(r);
+    return found;
+}
+
+static int stores_create(scr_ctx_t *ctx, scr_error_t *err)
+{
+    const kvtree_t *t = config_get_tree(ctx->cfg, "STORE", NULL);
+    if (!t)
+        t = config_get_tree(ctx->cfg, "CACHE", NULL);
+    for (kvtree_elem_t *e = kvtree_first(t); e; e = kvtree_elem_next(e))
+        if (store_add(ctx, kvtree_elem_key(e), kvtree_elem_tree(e), err) < 0)
+            return -1;
+    const char *base = config_get(ctx->cfg, "SCR_CACHE_BASE", NULL);
+    if (store_find(ctx, base) < 0 && store_add(ctx, base, NULL, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* fill rd from a CKPT entry (attrs may be NULL for the implied descriptor) */
+static int rd_parse(scr_ctx_t *ctx, int index, const kvtree_t *attrs, reddesc_t *rd,
+                    scr_error_t *err)
+{
+    memset(rd, 0, sizeof(*rd));
+    rd->index = index;
+    rd->comm = MPI_COMM_NULL;
+    const char *type = desc_attr(ctx, attrs, "TYPE", "SCR_COPY_TYPE");
+    if (desc_type_parse(type, &rd->type) < 0)
+        return errprintf(err, "unknown TYPE '%s' (use SINGLE, PARTNER, XOR or RS)", type);
+    if (desc_int("INTERVAL", desc_attr(ctx, attrs, "INTERVAL", NULL) ?: "1", 1,
+                 &rd->interval, err) < 0 ||
+        desc_int("ENABLED", desc_attr(ctx, attrs, "ENABLED", NULL) ?: "1", 0,
+                 &rd->enabled, err) < 0 ||
+        desc_int("SET_SIZE", desc_attr(ctx, attrs, "SET_SIZE", "SCR_SET_SIZE"), 1,
+                 &rd->set_size_cfg, err) < 0 ||
+        desc_int("SET_FAILURES",
+                 desc_attr(ctx, attrs, "SET_FAILURES", "SCR_SET_FAILURES"), 1,
+                 &rd->failures, err) < 0)
+        return -1;
+    if (rd->type != RED_RS)
+        rd->failures = rd->type == RED_SINGLE ? 0 : 1;
+    if (rd->type != RED_SINGLE && rd->set_size_cfg < 2)
+        return errprintf(err, "SET_SIZE=%d: %s needs sets of at least 2 processes",
+                         rd->set_size_cfg, desc_type_name(rd->type));
+    if (rd->type == RED_RS && rd->failures >= rd->set_size_cfg)
+        return errprintf(err, "SET_FAILURES=%d must be smaller than SET_SIZE=%d",
+                         rd->failures, rd->set_size_cfg);
+    if (rd->type == RED_RS && rd->failures > 32)
+        return errprintf(err, "SET_FAILURES=%d: at most 32", rd->failures);
+    const char *store = desc_attr(ctx, attrs, "STORE", "SCR_CACHE_BASE");
+    if ((rd->store = store_find(ctx, store)) < 0)
+        return errprintf(err, "STORE=%s is not a configured store", store);
+    const char *group = desc_attr(ctx, attrs, "GROUP", "SCR_GROUP");
+    if (strcmp(group, "NODE") != 0 && strcmp(group, "WORLD") != 0) {
+        /* a GROUPS attribute name: some host must define it */
+        int known = 0;
+        const kvtree_t *g = config_get_tree(ctx->cfg, "GROUPS", NULL);
+        for (kvtree_elem_t *e = kvtree_first(g); e && !known; e = kvtree_elem_next(e))
+            known = kvtree_get(kvtree_elem_tree(e), group) != NULL;
+        if (!known)
+            return errprintf(err, "GROUP=%s is not NODE, WORLD or a GROUPS attribute",
+                             group);
+    }
+    rd->group = strdup(group);
+    return 0;
+}
+
+/* this process's failure group name for rd */
+static void rd_group_name(const scr_ctx_t *ctx, const reddesc_t *rd, char *name,
+                          size_t len)
+{
+    if (strcmp(rd->group, "NODE") == 0) {
+        snprintf(name, len, "%s", ctx->topo.hostname);
+        return;
+    }
+    if (strcmp(rd->group, "WORLD") == 0) {
+        snprintf(name, len, "WORLD");
+        return;
+    }
+    const kvtree_t *g = config_get_tree(ctx->cfg, "GROUPS", NULL);
+    const char *v = kvtree_get_val(kvtree_get(g, ctx->topo.hostname), rd->group);
+    if (v)
+        snprintf(name, len, "%s=%s", rd->group, v);
+    else
+        snprintf(name, len, "host=%s", ctx->topo.hostname); /* alone in its group */
+}
+
+/* failure group index of every rank, by first appearance */
+static int *rd_group_indices(scr_ctx_t *ctx, const reddesc_t *rd)
+{
+    char mine[256] = "";
+    rd_group_name(ctx, rd, mine, sizeof(mine));
+    char *all = malloc((size_t)ctx->ranks * sizeof(mine));
+    int *idx = malloc(sizeof(int) * (size_t)ctx->ranks);
+    if (!all || !idx)
+        MPI_Abort(ctx->comm, 1);
+    MPI_Allgather(mine, sizeof(mine), MPI_CHAR, all, sizeof(mine), MPI_CHAR, ctx->comm);
+    int groups = 0;
+    for (int r = 0; r < ctx->ranks; r++) {
+        idx[r] = -1;
+        for (int q = 0; q < r && idx[r] < 0; q++)
+            if (strcmp(all + (size_t)r * sizeof(mine), all + (size_t)q * sizeof(mine)) ==
+                0)
+                idx[r] = idx[q];
+        if (idx[r] < 0)
+            idx[r] = groups++;
+    }
+    free(all);
+    return idx;
+}
+
+/* build rd's set from the world ranks in members (set id = members[0]) */
+static int rd_join_set(scr_ctx_t *ctx, reddesc_t *rd, int set_id, int n,
+                       const int *members)
+{
+    rd->set_id = set_id;
+    rd->set_size = n;
+    rd->members = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!rd->members)
+        return -1;
+    memcpy(rd->members, members, sizeof(int) * (size_t)n);
+    rd->set_rank = -1;
+    for (int i = 0; i < n; i++)
+        if (members[i] == ctx->rank)
+            rd->set_rank = i;
+    return MPI_Comm_split(ctx->comm, set_id, ctx->rank, &rd->comm) == MPI_SUCCESS ? 0
+                                                                                  : -1;
+}
+
+static int rd_realize(scr_ctx_t *ctx, reddesc_t *rd)
+{
+    int *group = rd_group_indices(ctx, rd);
+    int *set_of = malloc(sizeof(int) * (size_t)ctx->ranks);
+    int *members = malloc(sizeof(int) * (size_t)ctx->ranks);
+    if (!set_of || !members)
+        MPI_Abort(ctx->comm, 1);
+    int min_size = rd->type == RED_SINGLE ? 1 : rd->failures + 1;
+    int groups = sets_count_groups(group, ctx->ranks);
+    int size = rd->type == RED_SINGLE ? 1 : rd->set_size_cfg;
+    if (rd->type != RED_SINGLE && groups < min_size) {
+        if (ctx->rank == 0)
+            log_warn("CKPT=%d: %s needs %d failure groups (GROUP=%s) but the job has %d; "
+                     "falling back to SINGLE",
+                     rd->index, desc_type_name(rd->type), min_size, rd->group, groups);
+        rd->type = RED_SINGLE;
+        rd->failures = 0;
+        size = 1;
+        min_size = 1;
+    }
+    if (rd->type == RED_SINGLE)
+        for (int r = 0; r < ctx->ranks; r++)
+            set_of[r] = r;
+    else
+        sets_partition(group, ctx->ranks, size, min_size, set_of);
+    int n = sets_members(set_of, ctx->ranks, set_of[ctx->rank], members);
+    if (rd->type != RED_SINGLE && n < min_size) {
+        log_warn("CKPT=%d: no %s partner outside failure group of rank %d; its data is "
+                 "kept as SINGLE",
+                 rd->index, desc_type_name(rd->type), ctx->rank);
+        rd->type = RED_SINGLE;
+        rd->failures = 0;
+    }
+    int rc = rd_join_set(ctx, rd, set_of[ctx->rank], n, members);
+    free(group);
+    free(set_of);
+    free(members);
+    return rc;
+}
+
+void reddesc_free(reddesc_t *rd)
+{
+    if (rd->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&rd->comm);
+    free(rd->members);
+    free(rd->group);
+    rd->members = NULL;
+    rd->group = NULL;
+}
+
+static int rds_create(scr_ctx_t *ctx, scr_error_t *err)
+{
+    const kvtree_t *t = config_get_tree(ctx->cfg, "CKPT", NULL);
+    int n = t ? kvtree_size(t) : 1;
+    ctx->rds = calloc((size_t)n, sizeof(reddesc_t));
+    if (!ctx->rds)
+        return errprintf(err, "out of memory");
+    if (!t) {
+        ctx->nrds = 1;
+        return rd_parse(ctx, 0, NULL, &ctx->rds[0], err);
+    }
+    kvtree_t *sorted = kvtree_dup(t);
+    kvtree_sort_int(sorted, KVTREE_SORT_ASCENDING);
+    int rc = 0;
+    for (kvtree_elem_t *e = kvtree_first(sorted); e && rc == 0; e = kvtree_elem_next(e)) {
+        int index;
+        if (kvtree_elem_key_int(e, &index) < 0) {
+            rc = errprintf(err, "CKPT=%s: the descriptor index must be an integer",
+                           kvtree_elem_key(e));
+            break;
+        }
+        rc = rd_parse(ctx, index, kvtree_elem_tree(e), &ctx->rds[ctx->nrds], err);
+        ctx->nrds++;
+        if (rc < 0) {
+            char msg[sizeof(err->text)];
+            snprintf(msg, sizeof(msg), "%s", err->text);
+            errprintf(err, "CKPT=%d: %s", index, msg);
+        }
+    }
+    kvtree_delete(&sorted);
+    return rc;
+}
+
+int desc_create(scr_ctx_t *ctx, scr_error_t *err)
+{
+    /* the configuration is the same everywhere (rank 0 broadcast it), so
+     * every process reaches the same verdict without talking */
+    if (stores_create(ctx, err) < 0 || rds_create(ctx, err) < 0)
+        return -1;
+    for (int i = 0; i < ctx->nrds; i++)
+        if (rd_realize(ctx, &ctx->rds[i]) < 0)
+            return errprintf(err, "cannot build redundancy sets for CKPT=%d",
+                             ctx->rds[i].index);
+    return 0;
+}
+
+void desc_free(scr_ctx_t *ctx)
+{
+    for (int i = 0; i < ctx->nrds; i++)
+        reddesc_free(&ctx->rds[i]);
+    free(ctx->rds);
+    ctx->rds = NULL;
+    ctx->nrds = 0;
+    for (int i = 0; i < ctx->nstores; i++) {
+        free(ctx->stores[i].base);
+        free(ctx->stores[i].dir);
+    }
+    free(ctx->stores);
+    ctx->stores = NULL;
+    ctx->nstores = 0;
+}
+
+reddesc_t *desc_select(scr_ctx_t *ctx, int id)
+{
+    reddesc_t *best = NULL;
+    for (int i = 0; i < ctx->nrds; i++) {
+        reddesc_t *rd = &ctx->rds[i];
+        if (rd->enabled && id % rd->interval == 0 &&
+            (!best || rd->interval > best->interval))
+            best = rd;
+    }
+    return best;
+}
+
+kvtree_t *reddesc_to_kvtree(const scr_ctx_t *ctx, const reddesc_t *rd)
+{
+    kvtree_t *t = kvtree_new();
+    if (!t)
+        return NULL;
+    kvtree_util_set_str(t, "TYPE", desc_type_name(rd->type));
+    kvtree_util_set_int(t, "INDEX", rd->index);
+    kvtree_util_set_int(t, "INTERVAL", rd->interval);
+    kvtree_util_set_int(t, "FAILURES", rd->failures);
+    kvtree_util_set_str(t, "STORE", ctx->stores[rd->store].base);
+    kvtree_util_set_str(t, "GROUP", rd->group);
+    kvtree_t *set = kvtree_set(t, "SET", NULL);
+    kvtree_util_set_int(set, "ID", rd->set_id);
+    kvtree_util_set_int(set, "SIZE", rd->set_size);
+    kvtree_util_set_int(set, "RANK", rd->set_rank);
+    for (int i = 0; i < rd->set_size; i++)
+        kvtree_setf(set, NULL, "MEMBERS %d %d", i, rd->members[i]);
+    return t;
+}
+
+/* parse a stored descriptor; -1 if it is malformed */
+static int rd_parse_stored(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
+                           int **members)
+{
+    const char *type = kvtree_get_val(t, "TYPE"), *store = kvtree_get_val(t, "STORE");
+    kvtree_t *set = kvtree_get(t, "SET");
+    if (desc_type_parse(type, &rd->type) < 0 || !store ||
+        kvtree_util_get_int(t, "FAILURES", &rd->failures) < 0 ||
+        kvtree_util_get_int(set, "ID", &rd->set_id) < 0 ||
+        kvtree_util_get_int(set, "SIZE", &rd->set_size) < 0 || rd->set_size < 1 ||
+        rd->set_size > ctx->ranks)
+        return -1;
+    kvtree_util_get_int(t, "INDEX", &rd->index);
+    kvtree_util_get_int(t, "INTERVAL", &rd->interval);
+    rd->store = store_find(ctx, store);
+    *members = malloc(sizeof(int) * (size_t)rd->set_size);
+    for (int i = 0; *members && i < rd->set_size; i++) {
+        const char *m = kvtree_elem_key(kvtree_first(kvtree_getf(set, "MEMBERS %d", i)));
+        long v;
+        if (!m || units_parse_long(m, &v) < 0 || v < 0 || v >= ctx->ranks)
+            return -1;
+        (*members)[i] = (int)v;
+    }
+    if (!*members || (*members)[0] != rd->set_id)
+        return -1;
+    const char *g = kvtree_get_val(t, "GROUP");
+    rd->group = strdup(g ? g : "NODE");
+    return 0;
+}
+
+int reddesc_from_kvtree(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
+                        scr_error_t *err)
+{
+    memset(rd, 0, sizeof(*rd));
+    rd->comm = MPI_COMM_NULL;
+    int *members = NULL, ok = t && rd_parse_stored(ctx, t, rd, &members) == 0;
+    int color = ok ? rd->set_id : MPI_UNDEFINED;
+    if (!ok) {
+        free(members);
+        members = NULL;
+        rd->set_size = 0;
+    }
+    rd->members = members;
+    rd->set_rank = -1;
+    for (int i = 0; ok && i < rd->set_size; i++)
+        if (members[i] == ctx->rank)
+            rd->set_rank = i;
+    if (ok && rd->set_rank < 0) {
+        ok = 0;
+        color = MPI_UNDEFINED;
+    }
+    MPI_Comm_split(ctx->comm, color, ctx->rank, &rd->comm);
+    if (!ok)
+        return errprintf(err, "no usable redundancy descriptor");
+    int n;
+    MPI_Comm_size(rd->comm, &n);
+    if (n != rd->set_size)
+        return errprintf(err, "set %d has %d of its %d members", rd->set_id, n,
+                         rd->set_size);
+    return 0;
+}

@@ -1,0 +1,124 @@
+/* filemap.c - per-process record of cached files */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "filemap.h"
+#include "path.h"
+
+kvtree_t *filemap_rank(kvtree_t *fm, int id, int rank)
+{
+    kvtree_t *r = kvtree_getf(fm, "DSET %d RANK %d", id, rank);
+    return r ? r : kvtree_setf(fm, NULL, "DSET %d RANK %d", id, rank);
+}
+
+kvtree_t *filemap_get_rank(const kvtree_t *fm, int id, int rank)
+{
+    return kvtree_getf(fm, "DSET %d RANK %d", id, rank);
+}
+
+int filemap_add_file(kvtree_t *fm, int id, int rank, const char *path,
+                     const kvtree_t *meta)
+{
+    kvtree_t *r = filemap_rank(fm, id, rank);
+    if (!r)
+        return -1;
+    kvtree_t *files = kvtree_get(r, "FILE");
+    if (!files && !(files = kvtree_set(r, "FILE", NULL)))
+        return -1;
+    return kvtree_set(files, path, kvtree_dup(meta)) ? 0 : -1;
+}
+
+kvtree_t *filemap_file(const kvtree_t *fm, int id, int rank, const char *path)
+{
+    return kvtree_get(kvtree_get(filemap_get_rank(fm, id, rank), "FILE"), path);
+}
+
+int filemap_remove_file(kvtree_t *fm, int id, int rank, const char *path)
+{
+    return kvtree_unset(kvtree_get(filemap_get_rank(fm, id, rank), "FILE"), path);
+}
+
+int filemap_set_desc(kvtree_t *fm, int id, const char *which, const kvtree_t *desc)
+{
+    return kvtree_setf(fm, kvtree_dup(desc), "DSET %d %s", id, which) ? 0 : -1;
+}
+
+kvtree_t *filemap_get_desc(const kvtree_t *fm, int id, const char *which)
+{
+    return kvtree_getf(fm, "DSET %d %s", id, which);
+}
+
+int filemap_list_dsets(const kvtree_t *fm, int *n, int **ids)
+{
+    return kvtree_list_int(kvtree_get(fm, "DSET"), n, ids);
+}
+
+void filemap_remove_dset(kvtree_t *fm, int id)
+{
+    kvtree_unsetf(fm, "DSET %d", id);
+}
+
+int filemap_count_user(const kvtree_t *fm, int id, int rank)
+{
+    int n = 0;
+    kvtree_t *files = kvtree_get(filemap_get_rank(fm, id, rank), "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        const char *type = kvtree_get_val(kvtree_elem_tree(e), "TYPE");
+        n += type && strcmp(type, FM_TYPE_USER) == 0;
+    }
+    return n;
+}
+
+/* remove empty directories below and including dir, never following links */
+static void rmdir_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char *sub = NULL;
+        struct stat st;
+        if (asprintf(&sub, "%s/%s", dir, de->d_name) >= 0 && lstat(sub, &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            rmdir_tree(sub);
+        free(sub);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+int filemap_delete_dset_files(kvtree_t *fm, int id, const char *dir)
+{
+    int failed = 0;
+    kvtree_t *ranks = kvtree_getf(fm, "DSET %d RANK", id);
+    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r)) {
+        kvtree_t *files = kvtree_get(kvtree_elem_tree(r), "FILE");
+        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f)) {
+            const char *p = kvtree_elem_key(f);
+            /* never delete outside the dataset directory, whatever the map says */
+            if (dir && path_is_under(p, dir) && unlink(p) < 0 && errno != ENOENT)
+                failed++;
+        }
+    }
+    if (dir)
+        rmdir_tree(dir);
+    filemap_remove_dset(fm, id);
+    return failed;
+}
+
+int filemap_read(const char *path, kvtree_t *fm, scr_error_t *err)
+{
+    return kvtree_read_file(path, fm, err);
+}
+
+int filemap_write(const char *path, const kvtree_t *fm, scr_error_t *err)
+{
+    return kvtree_write_file(path, fm, err);
+}

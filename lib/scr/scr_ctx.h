@@ -1,0 +1,90 @@
+/* scr_ctx.h - the library context: the one piece of process state libscr
+ * keeps between calls, and the types every libscr module shares.
+ */
+#ifndef SCR_CTX_H
+#define SCR_CTX_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "kvtree.h"
+#include "topo.h"
+
+#define SCR_PATH_MAX 4096
+
+typedef enum { RED_SINGLE, RED_PARTNER, RED_XOR, RED_RS } red_type_t;
+
+/* a class of storage where datasets are cached (guide 2.8) */
+typedef struct {
+    char *base; /* device directory, e.g. /dev/shm */
+    char *dir;  /* <base>/<user>/scr.<jobid> */
+    int count;  /* datasets kept */
+    int mkdir;
+    int enabled;
+} store_t;
+
+/* how a dataset is protected (guide 2.9), realized for this process */
+typedef struct {
+    int index;
+    int interval;
+    int enabled;
+    red_type_t type; /* SINGLE when this process's set is too small */
+    int store;       /* index into ctx->stores */
+    char *group;     /* failure group name */
+    int set_size_cfg;
+    int failures; /* losses a set tolerates: 1 for PARTNER/XOR */
+    int set_id;   /* lowest world rank of the set */
+    int set_rank;
+    int set_size;
+    int *members;  /* world rank of each set rank */
+    MPI_Comm comm; /* the set */
+} reddesc_t;
+
+enum scr_state { SCR_STATE_IDLE, SCR_STATE_OUTPUT, SCR_STATE_RESTART };
+
+typedef struct {
+    int initialized;
+    int finalized;
+    int enabled;
+    enum scr_state state;
+    MPI_Comm comm; /* private duplicate of MPI_COMM_WORLD */
+    int rank;
+    int ranks;
+    topo_t topo;
+    scr_config_t *cfg;
+    int debug;
+    char user[256];
+    char jobid[256];
+    char prefix[SCR_PATH_MAX];
+    char cntl_dir[SCR_PATH_MAX];
+    char filemap_path[SCR_PATH_MAX];
+    kvtree_t *filemap;
+    store_t *stores;
+    int nstores;
+    reddesc_t *rds;
+    int nrds;
+    size_t buf_size; /* bytes per piece in redundancy and transfer pipelines */
+    int crc_on_copy;
+    int dataset_id;
+    int checkpoint_id;
+    struct {
+        int id;
+        int flags;
+        char name[1024];
+        reddesc_t *rd;
+        char dir[SCR_PATH_MAX];
+        double t0;
+    } out;
+    int restart_id; /* dataset offered for restart, -1 none */
+    int *failed;    /* datasets whose restart failed */
+    int nfailed;
+    int need_calls;
+    double t_init;
+    double t_last_ckpt;
+    double ckpt_seconds;
+} scr_ctx_t;
+
+double scr_now(void);
+
+#endif

@@ -1,0 +1,177 @@
+/* sets.c - redundancy set partition, O(ranks log ranks) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sets.h"
+
+int sets_count_groups(const int *group, int ranks)
+{
+    int max = -1;
+    for (int r = 0; r < ranks; r++)
+        max = group[r] > max ? group[r] : max;
+    char *seen = calloc((size_t)max + 2, 1);
+    int n = 0;
+    for (int r = 0; seen && r < ranks; r++) {
+        if (group[r] >= 0 && !seen[group[r]]) {
+            seen[group[r]] = 1;
+            n++;
+        }
+    }
+    free(seen);
+    return n;
+}
+
+typedef struct {
+    int row; /* index of the rank within its group */
+    int group;
+    int rank;
+} sets_key_t;
+
+static int sets_key_cmp(const void *a, const void *b)
+{
+    const sets_key_t *x = a, *y = b;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* 1 if set s (a list of ranks) contains a rank of group g */
+static int set_has_group(const int *members, int n, const int *group, int g)
+{
+    for (int i = 0; i < n; i++)
+        if (group[members[i]] == g)
+            return 1;
+    return 0;
+}
+
+/* Grow small set s by taking members from sets that can spare one: a rank
+ * whose group s lacks, from a set larger than min_size. */
+static void sets_borrow(const int *group, int ranks, int min_size, int *label, int s,
+                        int *size, int *members)
+{
+    while (size[s] < min_size) {
+        int n = 0, moved = 0;
+        for (int r = 0; r < ranks; r++)
+            if (label[r] == s)
+                members[n++] = r;
+        for (int r = 0; r < ranks && !moved; r++) {
+            int t = label[r];
+            if (t == s || size[t] <= min_size ||
+                set_has_group(members, n, group, group[r]))
+                continue;
+            label[r] = s;
+            size[t]--;
+            size[s]++;
+            moved = 1;
+        }
+        if (!moved)
+            return;
+    }
+}
+
+/* Fix sets smaller than min_size: borrow members, else merge into a set
+ * with none of their groups.  label[r] is the creation index of r's set.
+ * Small sets are rare (a remainder), so the quadratic scans here run on few
+ * ranks. */
+static void sets_merge_small(const int *group, int ranks, int min_size, int *label,
+                             int nsets, int *size)
+{
+    int *members = malloc(sizeof(int) * (size_t)ranks);
+    int *other = malloc(sizeof(int) * (size_t)ranks);
+    for (int s = nsets - 1; members && other && s >= 0; s--) {
+        if (size[s] == 0 || size[s] >= min_size)
+            continue;
+        sets_borrow(group, ranks, min_size, label, s, size, members);
+        if (size[s] >= min_size)
+            continue;
+        int n = 0;
+        for (int r = 0; r < ranks; r++)
+            if (label[r] == s)
+                members[n++] = r;
+        for (int t = 0; t < nsets; t++) {
+            if (t == s || size[t] == 0)
+                continue;
+            int m = 0, clash = 0;
+            for (int r = 0; r < ranks; r++)
+                if (label[r] == t)
+                    other[m++] = r;
+            for (int i = 0; i < n && !clash; i++)
+                clash = set_has_group(other, m, group, group[members[i]]);
+            if (!clash) {
+                for (int i = 0; i < n; i++)
+                    label[members[i]] = t;
+                size[t] += n;
+                size[s] = 0;
+                break;
+            }
+        }
+    }
+    free(members);
+    free(other);
+}
+
+int sets_partition(const int *group, int ranks, int set_size, int min_size, int *set_of)
+{
+    if (!group || !set_of || ranks <= 0 || set_size < 1)
+        return -1;
+    int groups = 0;
+    for (int r = 0; r < ranks; r++) {
+        if (group[r] < 0)
+            return -1;
+        groups = group[r] + 1 > groups ? group[r] + 1 : groups;
+    }
+    sets_key_t *keys = malloc(sizeof(*keys) * (size_t)ranks);
+    int *count = calloc((size_t)groups, sizeof(int));
+    int *last_set = malloc(sizeof(int) * (size_t)groups);
+    int *label = malloc(sizeof(int) * (size_t)ranks);
+    int *size = calloc((size_t)ranks, sizeof(int));
+    int *lowest = malloc(sizeof(int) * (size_t)ranks);
+    int nsets = -1;
+    if (!keys || !count || !last_set || !label || !size || !lowest)
+        goto out;
+    for (int r = 0; r < ranks; r++)
+        keys[r] = (sets_key_t){count[group[r]]++, group[r], r};
+    qsort(keys, (size_t)ranks, sizeof(*keys), sets_key_cmp);
+    for (int g = 0; g < groups; g++)
+        last_set[g] = -1;
+    int cur = -1;
+    for (int i = 0; i < ranks; i++) {
+        int g = keys[i].group;
+        if (cur < 0 || size[cur] == set_size || last_set[g] == cur)
+            cur++;
+        label[keys[i].rank] = cur;
+        last_set[g] = cur;
+        size[cur]++;
+    }
+    sets_merge_small(group, ranks, min_size, label, cur + 1, size);
+    /* name each set by its lowest member */
+    for (int s = 0; s <= cur; s++)
+        lowest[s] = -1;
+    nsets = 0;
+    for (int r = 0; r < ranks; r++) {
+        if (lowest[label[r]] < 0) {
+            lowest[label[r]] = r;
+            nsets++;
+        }
+        set_of[r] = lowest[label[r]];
+    }
+out:
+    free(keys);
+    free(count);
+    free(last_set);
+    free(label);
+    free(size);
+    free(lowest);
+    return nsets;
+}
+
+int sets_members(const int *set_of, int ranks, int set_id, int *members)
+{
+    int n = 0;
+    for (int r = 0; r < ranks; r++)
+        if (set_of[r] == set_id)
+            members[n++] = r;
+    return n;
+}

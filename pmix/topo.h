@@ -1,0 +1,29 @@
+/* topo.h - where this process runs: node name, local rank and size, node
+ * count, and a communicator of the processes on the same node.
+ *
+ * PMIx is asked first (PMIX_HOSTNAME, PMIX_LOCAL_RANK, PMIX_LOCAL_SIZE,
+ * PMIX_NUM_NODES).  Per-rank PMIX_NODEID is not used: Slurm 22.05 reports it
+ * wrong.  Without PMIx (e.g. MPICH) the same facts come from gethostname and
+ * an MPI split by host name.  Either way the node communicator is built by
+ * splitting on the host name, so "node" means the same thing to everyone.
+ */
+#ifndef SCR_TOPO_H
+#define SCR_TOPO_H
+
+#include <mpi.h>
+
+typedef struct {
+    char hostname[256];
+    int local_rank;
+    int local_size;
+    int num_nodes;
+    int node_index;     /* 0..num_nodes-1, in order of lowest world rank */
+    MPI_Comm comm_node; /* processes on this node */
+    const char *source; /* "pmix" or "mpi" */
+} topo_t;
+
+/* Collective over comm.  Returns 0, or -1 with a message in err. */
+int topo_create(MPI_Comm comm, topo_t *topo, char *err, int errlen);
+void topo_free(topo_t *topo);
+
+#endif

@@ -1,0 +1,170 @@
+/* test_ec.c - the erasure code without MPI: encode by summing every
+ * process's contributions as the reduce-scatter does, lose up to m
+ * processes, recover by summing the survivors' contributions, compare. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ec.h"
+#include "tap.h"
+
+#define CH 97 /* chunk bytes: odd, to stay off any alignment */
+
+/* sym[i][slot]: set rank i's chunks; slots 0..k-1 data, k..n-1 parity */
+static unsigned char ***alloc_syms(int n)
+{
+    unsigned char ***sym = calloc((size_t)n, sizeof(*sym));
+    for (int i = 0; i < n; i++) {
+        sym[i] = calloc((size_t)n, sizeof(**sym));
+        for (int sl = 0; sl < n; sl++)
+            sym[i][sl] = calloc(CH, 1);
+    }
+    return sym;
+}
+
+static void free_syms(unsigned char ***sym, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int sl = 0; sl < n; sl++)
+            free(sym[i][sl]);
+        free(sym[i]);
+    }
+    free(sym);
+}
+
+static void encode(const ec_code_t *c, unsigned char ***sym)
+{
+    unsigned char *outs[32], prod[32][CH];
+    for (int p = 0; p < c->m; p++)
+        outs[p] = prod[p];
+    for (int i = 0; i < c->n; i++)
+        for (int p = 0; p < c->m; p++)
+            memset(sym[i][c->k + p], 0, CH);
+    for (int i = 0; i < c->n; i++) {
+        for (int q = 0; q < c->k; q++) {
+            int s, t;
+            ec_slot_symbol(c, i, q, &s, &t);
+            ec_encode_part(c, t, CH, sym[i][q], outs);
+            for (int p = 0; p < c->m; p++) {
+                int r = ec_holder(c, s, c->k + p);
+                for (int b = 0; b < CH; b++)
+                    sym[r][c->k + p][b] ^= prod[p][b];
+            }
+        }
+    }
+}
+
+/* wipe lost ranks, rebuild them from the survivors */
+static int recover(const ec_code_t *c, unsigned char ***sym, const int *lost)
+{
+    ec_plan_t plans[64];
+    if (ec_plan_create(c, lost, plans) < 0)
+        return -1;
+    for (int i = 0; i < c->n; i++)
+        if (lost[i])
+            for (int sl = 0; sl < c->n; sl++)
+                memset(sym[i][sl], 0, CH);
+    unsigned char prod[32][CH], *outs[32];
+    for (int x = 0; x < 32; x++)
+        outs[x] = prod[x];
+    for (int i = 0; i < c->n; i++) {
+        if (lost[i])
+            continue;
+        for (int sl = 0; sl < c->n; sl++) {
+            int s, t;
+            ec_slot_symbol(c, i, sl, &s, &t);
+            int u = ec_plan_chosen_index(c, &plans[s], t);
+            if (u < 0)
+                continue;
+            ec_decode_part(&plans[s], u, CH, sym[i][sl], outs);
+            for (int x = 0; x < plans[s].ntargets; x++) {
+                int tt = plans[s].targets[x];
+                int r = ec_holder(c, s, tt), slot = ec_symbol_slot(c, s, tt);
+                for (int b = 0; b < CH; b++)
+                    sym[r][slot][b] ^= prod[x][b];
+            }
+        }
+    }
+    ec_plan_free(c, plans);
+    return 0;
+}
+
+static int same(unsigned char ***a, unsigned char ***b, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int sl = 0; sl < n; sl++)
+            if (memcmp(a[i][sl], b[i][sl], CH) != 0)
+                return 0;
+    return 1;
+}
+
+static void copy_syms(unsigned char ***dst, unsigned char ***src, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int sl = 0; sl < n; sl++)
+            memcpy(dst[i][sl], src[i][sl], CH);
+}
+
+/* every loss pattern of up to m ranks (n <= 10: at most 2^10 patterns) */
+static int check_all_losses(int n, int m, int is_xor)
+{
+    ec_code_t c;
+    if (ec_code_init(&c, n, m, is_xor) < 0)
+        return 0;
+    unsigned char ***orig = alloc_syms(n), ***work = alloc_syms(n);
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < c.k; q++)
+            for (int b = 0; b < CH; b++)
+                orig[i][q][b] = (unsigned char)rand();
+    encode(&c, orig);
+    int good = 1, lost[64];
+    for (int mask = 1; mask < (1 << n) && good; mask++) {
+        int count = __builtin_popcount((unsigned)mask);
+        for (int i = 0; i < n; i++)
+            lost[i] = (mask >> i) & 1;
+        copy_syms(work, orig, n);
+        int rc = recover(&c, work, lost);
+        if (count <= m)
+            good = rc == 0 && same(work, orig, n);
+        else
+            good = rc < 0;
+        if (!good)
+            diag("n=%d m=%d mask=0x%x failed", n, m, mask);
+    }
+    free_syms(orig, n);
+    free_syms(work, n);
+    ec_code_free(&c);
+    return good;
+}
+
+int main(void)
+{
+    srand(7);
+    ec_code_t c;
+    ok(ec_code_init(&c, 4, 1, 1) == 0, "XOR code n=4");
+    int seen[4][4] = {{0}};
+    for (int i = 0; i < 4; i++)
+        for (int sl = 0; sl < 4; sl++) {
+            int s, t;
+            ec_slot_symbol(&c, i, sl, &s, &t);
+            seen[s][t]++;
+            if (ec_holder(&c, s, t) != i || ec_symbol_slot(&c, s, t) != sl)
+                seen[s][t] += 100;
+        }
+    int layout = 1;
+    for (int s = 0; s < 4; s++)
+        for (int t = 0; t < 4; t++)
+            layout &= seen[s][t] == 1;
+    ok(layout, "every symbol of every stripe has exactly one holder, slots invert");
+    ec_code_free(&c);
+    ok(ec_code_init(&c, 3, 3, 0) < 0 && ec_code_init(&c, 1, 1, 1) < 0,
+       "bad n/m rejected");
+
+    ok(check_all_losses(2, 1, 1), "XOR n=2 (mirror): every loss pattern");
+    ok(check_all_losses(4, 1, 1), "XOR n=4: every loss pattern");
+    ok(check_all_losses(8, 1, 1), "XOR n=8: every loss pattern");
+    ok(check_all_losses(4, 2, 0), "RS n=4 m=2: every loss pattern");
+    ok(check_all_losses(8, 2, 0), "RS n=8 m=2: every loss pattern");
+    ok(check_all_losses(9, 3, 0), "RS n=9 m=3: every loss pattern");
+    ok(check_all_losses(5, 1, 0), "RS n=5 m=1: every loss pattern");
+    return done_testing();
+}

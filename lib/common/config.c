@@ -522,10 +522,13 @@ kvtree_t *config_export(const scr_config_t *cfg)
 
 int config_import(scr_config_t *cfg, const kvtree_t *t)
 {
+    /* only the sources the tree carries are replaced */
     for (int i = 0; i < CONFIG_SRC_DEFAULT; i++) {
         kvtree_t *s = kvtree_getf(t, "SRC %d", i);
+        if (!s)
+            continue;
         kvtree_clear(cfg->src[i]);
-        if (s && kvtree_merge(cfg->src[i], s) < 0)
+        if (kvtree_merge(cfg->src[i], s) < 0)
             return -1;
         kvtree_t *p = kvtree_getf(t, "PATH %d", i);
         const char *path = kvtree_elem_key(kvtree_first(p));

@@ -68,7 +68,8 @@ int config_get_int(const scr_config_t *cfg, const char *key, int dflt);
 unsigned long long config_get_bytes(const scr_config_t *cfg, const char *key,
                                     unsigned long long dflt);
 
-/* Everything as one tree (for broadcast from rank 0), and back. */
+/* Everything as one tree (for broadcast from rank 0), and back; import
+ * replaces only the sources present in the tree. */
 kvtree_t *config_export(const scr_config_t *cfg);
 int config_import(scr_config_t *cfg, const kvtree_t *t);
 

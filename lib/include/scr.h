@@ -1,8 +1,10 @@
 /* scr.h - the SCR application interface.
  *
- * Source-compatible with SCR v3's scr.h.  This version of the header
- * declares the calls implemented so far; the checkpoint API is added as the
- * library grows, under the same names and semantics as SCR v3.
+ * Source-compatible with SCR v3's scr.h.  All calls are collective over
+ * MPI_COMM_WORLD except SCR_Route_file, SCR_Config(f) and SCR_Get_version.
+ * Every call returns SCR_SUCCESS or SCR_FAILURE; misuse (a call out of order,
+ * a NULL argument, a call before SCR_Init) prints one line naming the call
+ * and fails without crashing or hanging.
  */
 #ifndef SCR_H
 #define SCR_H
@@ -28,6 +30,40 @@ extern "C" {
 #define SCR_FLAG_NONE (0 << 0)
 #define SCR_FLAG_CHECKPOINT (1 << 0)
 #define SCR_FLAG_OUTPUT (1 << 1)
+
+/* initialize after MPI_Init; rebuilds cached checkpoints of earlier runs */
+int SCR_Init(void);
+/* shut down before MPI_Finalize */
+int SCR_Finalize(void);
+
+/* "KEY=VALUE [KEY2=VALUE2 ...]" sets and "KEY=" unsets a parameter (before
+ * SCR_Init); "KEY" or "CKPT=0 TYPE" returns the value as a string the
+ * caller must free(), or NULL */
+const char *SCR_Config(const char *config);
+const char *SCR_Configf(const char *format, ...);
+
+/* the path where the application should open name (in cache) */
+int SCR_Route_file(const char *name, char *file);
+
+/* restart: is there a checkpoint, start reading it, done reading it */
+int SCR_Have_restart(int *flag, char *name);
+int SCR_Start_restart(char *name);
+int SCR_Complete_restart(int valid);
+
+/* checkpoint and output datasets */
+int SCR_Need_checkpoint(int *flag);
+int SCR_Start_output(const char *name, int flags);
+int SCR_Complete_output(int valid);
+int SCR_Start_checkpoint(void);
+int SCR_Complete_checkpoint(int valid);
+
+/* pick the restart checkpoint by name; forget or delete a dataset */
+int SCR_Current(const char *name);
+int SCR_Drop(const char *name);
+int SCR_Delete(const char *name);
+
+/* 1 in *flag when the job should stop (a halt condition holds) */
+int SCR_Should_exit(int *flag);
 
 /* the library's version string, e.g. "SCR v3.1.0 (scr 0.1.0)"; never NULL */
 char *SCR_Get_version(void);

@@ -182,7 +182,7 @@ static void rd_group_name(const scr_ctx_t *ctx, const reddesc_t *rd, char *name,
 /* failure group index of every rank, by first appearance */
 static int *rd_group_indices(scr_ctx_t *ctx, const reddesc_t *rd)
 {
-    char mine[256] = "";
+    char mine[512] = "";
     rd_group_name(ctx, rd, mine, sizeof(mine));
     char *all = malloc((size_t)ctx->ranks * sizeof(mine));
     int *idx = malloc(sizeof(int) * (size_t)ctx->ranks);

@@ -45,6 +45,7 @@ enum scr_state { SCR_STATE_IDLE, SCR_STATE_OUTPUT, SCR_STATE_RESTART };
 
 typedef struct {
     int initialized;
+    int init_failed;
     int finalized;
     int enabled;
     enum scr_state state;

@@ -1,0 +1,295 @@
+/* api_init.c - SCR_Init, SCR_Finalize, SCR_Config (program flow "SCR_Init") */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api_util.h"
+#include "cache.h"
+#include "desc.h"
+#include "env.h"
+#include "filemap.h"
+#include "io.h"
+#include "kvtree_mpi.h"
+#include "log.h"
+#include "rebuild.h"
+#include "scr.h"
+#include "scr_build.h"
+
+static scr_ctx_t the_ctx = {.restart_id = -1, .comm = MPI_COMM_NULL};
+
+scr_ctx_t *scr_ctx(void)
+{
+    return &the_ctx;
+}
+
+int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err)
+{
+    int me = ok ? ctx->ranks : ctx->rank, first;
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    if (first == ctx->rank && err)
+        log_err("%s: %s", what, err->text);
+    return first == ctx->ranks;
+}
+
+int scr_check_init(scr_ctx_t *ctx, const char *fn)
+{
+    if (ctx->finalized) {
+        log_err("%s: called after SCR_Finalize", fn);
+        return 0;
+    }
+    if (!ctx->initialized) {
+        log_err("%s: called before SCR_Init (or SCR_Init failed)", fn);
+        return 0;
+    }
+    return 1;
+}
+
+/* the configuration: env and files as rank 0 sees them, plus this
+ * process's own SCR_Config settings */
+static int init_config(scr_ctx_t *ctx, MPI_Comm comm)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (!ctx->cfg && !(ctx->cfg = config_new()))
+        return -1;
+    kvtree_t *t = kvtree_new();
+    if (rank == 0) {
+        scr_config_t *sys = config_new();
+        config_load_standard(sys, SCR_SYSTEM_CONFIG_FILE);
+        kvtree_delete(&t);
+        t = config_export(sys);
+        kvtree_unsetf(t, "SRC %d", CONFIG_SRC_APP);
+        config_delete(&sys);
+    }
+    kvtree_bcast(t, 0, comm);
+    int rc = config_import(ctx->cfg, t);
+    kvtree_delete(&t);
+    return rc;
+}
+
+/* a directory exists (created if mkdir), and a file can be created in it */
+static int init_dir(const char *dir, int mkdir, scr_error_t *err)
+{
+    if (mkdir && io_mkdir_p(dir, 0700, err) < 0)
+        return -1;
+    if (!mkdir && access(dir, F_OK) < 0)
+        return errprintf(err, "%s: %s (MKDIR=0)", dir, strerror(errno));
+    char probe[SCR_PATH_MAX + 64];
+    snprintf(probe, sizeof(probe), "%s/.scr_probe.%d", dir, (int)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return errprintf(err, "%s is not writable: %s", dir, strerror(errno));
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
+static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
+{
+    const char *base = config_get(ctx->cfg, "SCR_CNTL_BASE", NULL);
+    if (snprintf(ctx->cntl_dir, sizeof(ctx->cntl_dir), "%s/%s/scr.%s", base, ctx->user,
+                 ctx->jobid) >= (int)sizeof(ctx->cntl_dir) ||
+        snprintf(ctx->filemap_path, sizeof(ctx->filemap_path), "%s/filemap_%d.scrinfo",
+                 ctx->cntl_dir, ctx->rank) >= (int)sizeof(ctx->filemap_path))
+        return errprintf(err, "SCR_CNTL_BASE=%s: path too long", base);
+    if (init_dir(ctx->cntl_dir, 1, err) < 0)
+        return -1;
+    for (int i = 0; i < ctx->nstores; i++)
+        if (ctx->stores[i].enabled &&
+            init_dir(ctx->stores[i].dir, ctx->stores[i].mkdir, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* job facts everyone must agree on come from rank 0 */
+static void init_identity(scr_ctx_t *ctx)
+{
+    if (ctx->rank == 0) {
+        env_user(ctx->cfg, ctx->user, sizeof(ctx->user));
+        env_jobid(ctx->cfg, ctx->jobid, sizeof(ctx->jobid));
+        if (env_prefix(ctx->cfg, ctx->prefix, sizeof(ctx->prefix)) < 0)
+            ctx->prefix[0] = '\0';
+    }
+    MPI_Bcast(ctx->user, sizeof(ctx->user), MPI_CHAR, 0, ctx->comm);
+    MPI_Bcast(ctx->jobid, sizeof(ctx->jobid), MPI_CHAR, 0, ctx->comm);
+    MPI_Bcast(ctx->prefix, sizeof(ctx->prefix), MPI_CHAR, 0, ctx->comm);
+}
+
+static void init_counters(scr_ctx_t *ctx)
+{
+    int n, *ids, maxid = 0, maxckpt = 0;
+    if (filemap_list_dsets(ctx->filemap, &n, &ids) == 0) {
+        for (int i = 0; i < n; i++) {
+            int c = 0;
+            maxid = ids[i] > maxid ? ids[i] : maxid;
+            kvtree_util_get_int(filemap_get_desc(ctx->filemap, ids[i], "DSETDESC"),
+                                "CKPT", &c);
+            maxckpt = c > maxckpt ? c : maxckpt;
+        }
+        free(ids);
+    }
+    MPI_Allreduce(&maxid, &ctx->dataset_id, 1, MPI_INT, MPI_MAX, ctx->comm);
+    MPI_Allreduce(&maxckpt, &ctx->checkpoint_id, 1, MPI_INT, MPI_MAX, ctx->comm);
+    ctx->restart_id = cache_newest_ckpt(ctx, INT32_MAX);
+    MPI_Bcast(&ctx->restart_id, 1, MPI_INT, 0, ctx->comm);
+}
+
+/* everything after the communicator exists; -1 leaves SCR unusable */
+static int init_body(scr_ctx_t *ctx)
+{
+    scr_error_t err = {""};
+    char terr[256];
+    ctx->debug = config_get_int(ctx->cfg, "SCR_DEBUG", 0);
+    log_set_debug(ctx->rank == 0 ? ctx->debug : 0);
+    int ok = topo_create(ctx->comm, &ctx->topo, terr, sizeof(terr)) == 0;
+    if (!ok)
+        errprintf(&err, "%s", terr);
+    if (!scr_agree(ctx, ok, "SCR_Init", &err))
+        return -1;
+    log_dbg(1, "SCR %s: %d ranks on %d nodes (topology from %s)", SCR_VERSION_STRING,
+            ctx->ranks, ctx->topo.num_nodes, ctx->topo.source);
+    init_identity(ctx);
+    if (!ctx->prefix[0]) {
+        if (ctx->rank == 0)
+            log_err("SCR_Init: SCR_PREFIX is not usable");
+        return -1;
+    }
+    ctx->buf_size = config_get_bytes(ctx->cfg, "SCR_MPI_BUF_SIZE", 1 << 20);
+    if (ctx->buf_size < 4096 || ctx->buf_size > (1u << 30))
+        ctx->buf_size = 1 << 20;
+    ctx->crc_on_copy = config_get_int(ctx->cfg, "SCR_CRC_ON_COPY", 0);
+    /* the configuration is identical everywhere, so only rank 0 reports */
+    ok = desc_create(ctx, &err) == 0;
+    if (!ok && ctx->rank == 0)
+        log_err("SCR_Init: bad configuration: %s", err.text);
+    if (!ok)
+        return -1;
+    ok = init_dirs(ctx, &err) == 0;
+    if (!scr_agree(ctx, ok, "SCR_Init", &err))
+        return -1;
+    ctx->filemap = kvtree_new();
+    if (filemap_read(ctx->filemap_path, ctx->filemap, &err) < 0 && errno != ENOENT)
+        log_warn("ignoring my damaged filemap: %s", err.text);
+    if (config_get_int(ctx->cfg, "SCR_CACHE_PURGE", 0))
+        kvtree_clear(ctx->filemap);
+    rebuild_cache(ctx);
+    init_counters(ctx);
+    return 0;
+}
+
+int SCR_Init(void)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    int mpi_up = 0;
+    if (ctx->initialized || ctx->finalized) {
+        log_err("SCR_Init: called %s", ctx->finalized ? "after SCR_Finalize" : "twice");
+        return SCR_FAILURE;
+    }
+    MPI_Initialized(&mpi_up);
+    if (!mpi_up) {
+        log_err("SCR_Init: MPI_Init has not been called");
+        return SCR_FAILURE;
+    }
+    if (init_config(ctx, MPI_COMM_WORLD) < 0) {
+        log_err("SCR_Init: cannot read the configuration");
+        return SCR_FAILURE;
+    }
+    ctx->enabled = config_get_int(ctx->cfg, "SCR_ENABLE", 1) != 0;
+    ctx->initialized = 1;
+    if (!ctx->enabled)
+        return SCR_SUCCESS;
+    MPI_Comm_dup(MPI_COMM_WORLD, &ctx->comm);
+    MPI_Comm_rank(ctx->comm, &ctx->rank);
+    MPI_Comm_size(ctx->comm, &ctx->ranks);
+    log_set_rank(ctx->rank);
+    ctx->t_init = ctx->t_last_ckpt = scr_now();
+    if (init_body(ctx) < 0) {
+        ctx->initialized = 0;
+        ctx->init_failed = 1;
+        return SCR_FAILURE;
+    }
+    ctx->state = SCR_STATE_IDLE;
+    return SCR_SUCCESS;
+}
+
+int SCR_Finalize(void)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (!scr_check_init(ctx, "SCR_Finalize"))
+        return SCR_FAILURE;
+    if (ctx->enabled) {
+        if (ctx->state == SCR_STATE_OUTPUT)
+            log_warn("SCR_Finalize: dataset %d was started but never completed",
+                     ctx->out.id);
+        scr_error_t err;
+        kvtree_util_set_int(ctx->filemap, "FINALIZE_CALLED", 1);
+        if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+            log_err("SCR_Finalize: %s", err.text);
+        MPI_Barrier(ctx->comm);
+        desc_free(ctx);
+        topo_free(&ctx->topo);
+        kvtree_delete(&ctx->filemap);
+        MPI_Comm_free(&ctx->comm);
+    }
+    free(ctx->failed);
+    ctx->failed = NULL;
+    config_delete(&ctx->cfg);
+    ctx->initialized = 0;
+    ctx->finalized = 1;
+    return SCR_SUCCESS;
+}
+
+/* As in SCR v3: "KEY=VALUE ..." sets and "KEY=" unsets (before SCR_Init
+ * only); "KEY" or "CKPT=0 TYPE" queries and returns a copy the caller frees. */
+const char *SCR_Config(const char *config)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    scr_error_t err = {""};
+    if (!config) {
+        log_err("SCR_Config: NULL string");
+        return NULL;
+    }
+    if (!ctx->cfg) {
+        /* queries before SCR_Init see the environment and files too */
+        if (!(ctx->cfg = config_new()))
+            return NULL;
+        config_load_standard(ctx->cfg, SCR_SYSTEM_CONFIG_FILE);
+    }
+    const char *v = config_app_query(ctx->cfg, config, &err);
+    if (v)
+        return strdup(v);
+    if (!strstr(err.text, "is not a query")) {
+        if (err.text[0]) /* malformed; an unset parameter just answers NULL */
+            log_err("%s", err.text);
+        return NULL;
+    }
+    if (ctx->initialized || ctx->finalized) {
+        log_err("SCR_Config: '%s': settings must come before SCR_Init", config);
+        return NULL;
+    }
+    if (config_app_set(ctx->cfg, config, &err) < 0)
+        log_err("%s", err.text);
+    return NULL;
+}
+
+const char *SCR_Configf(const char *format, ...)
+{
+    char *s = NULL;
+    va_list ap;
+    if (!format) {
+        log_err("SCR_Configf: NULL format");
+        return NULL;
+    }
+    va_start(ap, format);
+    int rc = vasprintf(&s, format, ap);
+    va_end(ap);
+    if (rc < 0)
+        return NULL;
+    const char *v = SCR_Config(s);
+    free(s);
+    return v;
+}

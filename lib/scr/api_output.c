@@ -1,0 +1,360 @@
+/* api_output.c - SCR_Start_output, SCR_Route_file, SCR_Complete_output and
+ * the checkpoint policy (program flow "SCR_Start_checkpoint",
+ * "SCR_Complete_checkpoint", "SCR_Need_checkpoint") */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "api_util.h"
+#include "cache.h"
+#include "desc.h"
+#include "filemap.h"
+#include "io.h"
+#include "log.h"
+#include "path.h"
+#include "red.h"
+#include "scr.h"
+
+static int out_check(scr_ctx_t *ctx, const char *fn, enum scr_state want)
+{
+    static const char *const names[] = {"without an open SCR_Start_output",
+                                        "inside an open output", "inside a restart"};
+    if (!scr_check_init(ctx, fn))
+        return 0;
+    if (ctx->state == want)
+        return 1;
+    if (ctx->state == SCR_STATE_OUTPUT)
+        log_err("%s: called inside open output '%s'", fn, ctx->out.name);
+    else
+        log_err("%s: called %s", fn, names[ctx->state]);
+    return 0;
+}
+
+static kvtree_t *out_dsetdesc(scr_ctx_t *ctx)
+{
+    kvtree_t *d = kvtree_new();
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    kvtree_util_set_int(d, "ID", ctx->out.id);
+    kvtree_util_set_str(d, "NAME", ctx->out.name);
+    kvtree_util_set_int(d, "FLAGS", ctx->out.flags);
+    if (ctx->out.flags & SCR_FLAG_CHECKPOINT)
+        kvtree_util_set_int(d, "CKPT", ctx->checkpoint_id);
+    kvtree_util_set_u64(d, "CREATED",
+                        (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec);
+    kvtree_util_set_str(d, "USER", ctx->user);
+    kvtree_util_set_str(d, "JOBID", ctx->jobid);
+    kvtree_util_set_str(d, "DIR", ctx->out.dir);
+    kvtree_util_set_int(d, "COMPLETE", 0);
+    return d;
+}
+
+/* create the dataset directory and record the dataset before any file */
+static int out_begin(scr_ctx_t *ctx, scr_error_t *err)
+{
+    const store_t *st = &ctx->stores[ctx->out.rd->store];
+    cache_evict(ctx, st);
+    cache_dset_dir(st, ctx->out.id, ctx->out.dir, sizeof(ctx->out.dir));
+    kvtree_t *d = out_dsetdesc(ctx), *r = reddesc_to_kvtree(ctx, ctx->out.rd);
+    filemap_set_desc(ctx->filemap, ctx->out.id, "DSETDESC", d);
+    filemap_set_desc(ctx->filemap, ctx->out.id, "REDDESC", r);
+    kvtree_util_set_int(filemap_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILES", 0);
+    kvtree_delete(&d);
+    kvtree_delete(&r);
+    if (filemap_write(ctx->filemap_path, ctx->filemap, err) < 0)
+        return -1;
+    return io_mkdir_p(ctx->out.dir, 0700, err);
+}
+
+int SCR_Start_output(const char *name, int flags)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (ctx->initialized && !ctx->enabled)
+        return SCR_SUCCESS;
+    if (!out_check(ctx, "SCR_Start_output", SCR_STATE_IDLE))
+        return SCR_FAILURE;
+    if (!(flags & (SCR_FLAG_CHECKPOINT | SCR_FLAG_OUTPUT))) {
+        log_err("SCR_Start_output: flags must include SCR_FLAG_CHECKPOINT or "
+                "SCR_FLAG_OUTPUT");
+        return SCR_FAILURE;
+    }
+    if (name && (!*name || strlen(name) >= SCR_MAX_FILENAME || strchr(name, '/'))) {
+        log_err("SCR_Start_output: bad dataset name '%s'", name);
+        return SCR_FAILURE;
+    }
+    if (name && cache_find_name(ctx, name) >= 0) {
+        log_err("SCR_Start_output: a cached dataset is already named '%s'", name);
+        return SCR_FAILURE;
+    }
+    /* nobody deletes cached files before everyone got this far */
+    MPI_Barrier(ctx->comm);
+    ctx->out.id = ++ctx->dataset_id;
+    if (flags & SCR_FLAG_CHECKPOINT)
+        ctx->checkpoint_id++;
+    ctx->out.flags = flags;
+    if (name)
+        snprintf(ctx->out.name, sizeof(ctx->out.name), "%s", name);
+    else
+        snprintf(ctx->out.name, sizeof(ctx->out.name), "scr.dataset.%d", ctx->out.id);
+    ctx->out.rd = desc_select(ctx, (flags & SCR_FLAG_CHECKPOINT) ? ctx->checkpoint_id
+                                                                 : ctx->out.id);
+    ctx->out.t0 = scr_now();
+    scr_error_t err = {""};
+    int ok = ctx->out.rd != NULL;
+    if (!ok)
+        errprintf(&err, "no enabled redundancy descriptor");
+    else
+        ok = out_begin(ctx, &err) == 0;
+    if (!scr_agree(ctx, ok, "SCR_Start_output", &err)) {
+        cache_delete_dset(ctx, ctx->out.id);
+        return SCR_FAILURE;
+    }
+    ctx->state = SCR_STATE_OUTPUT;
+    return SCR_SUCCESS;
+}
+
+int SCR_Start_checkpoint(void)
+{
+    return SCR_Start_output(NULL, SCR_FLAG_CHECKPOINT);
+}
+
+/* absolute, reduced form of an application file name */
+static char *route_abs(const char *name)
+{
+    char cwd[4096], *abs = NULL;
+    if (name[0] == '/')
+        abs = strdup(name);
+    else if (getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, name) < 0)
+        abs = NULL;
+    char *r = abs ? path_strdup_reduce_str(abs) : NULL;
+    free(abs);
+    return r;
+}
+
+static int route_copy(char *file, const char *path)
+{
+    if (strlen(path) >= SCR_MAX_FILENAME) {
+        log_err("SCR_Route_file: %s is longer than SCR_MAX_FILENAME", path);
+        return SCR_FAILURE;
+    }
+    strcpy(file, path);
+    return SCR_SUCCESS;
+}
+
+/* a new file of the open output: record it, then hand out its cache path */
+static int route_output(scr_ctx_t *ctx, const char *abs, char *file)
+{
+    if (!path_is_under(abs, ctx->prefix) || strcmp(abs, ctx->prefix) == 0) {
+        log_err("SCR_Route_file: %s is not inside SCR_PREFIX %s", abs, ctx->prefix);
+        return SCR_FAILURE;
+    }
+    const char *rel = abs + strlen(ctx->prefix) + (strcmp(ctx->prefix, "/") != 0);
+    char path[SCR_PATH_MAX * 2], parent[SCR_PATH_MAX * 2];
+    snprintf(path, sizeof(path), "%s/%s", ctx->out.dir, rel);
+    if (!filemap_file(ctx->filemap, ctx->out.id, ctx->rank, path)) {
+        kvtree_t *meta = kvtree_new();
+        kvtree_util_set_str(meta, "TYPE", FM_TYPE_USER);
+        kvtree_util_set_str(meta, "ORIG", abs);
+        kvtree_util_set_str(meta, "REL", rel);
+        kvtree_util_set_int(meta, "COMPLETE", 0);
+        filemap_add_file(ctx->filemap, ctx->out.id, ctx->rank, path, meta);
+        kvtree_delete(&meta);
+        scr_error_t err;
+        snprintf(parent, sizeof(parent), "%s", path);
+        *strrchr(parent, '/') = '\0';
+        if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0 ||
+            io_mkdir_p(parent, 0700, &err) < 0) {
+            log_err("SCR_Route_file: %s", err.text);
+            return SCR_FAILURE;
+        }
+    }
+    return route_copy(file, path);
+}
+
+/* a file of the restart dataset, by its original name */
+static int route_restart(scr_ctx_t *ctx, const char *abs, const char *name, char *file)
+{
+    kvtree_t *files =
+        kvtree_get(filemap_get_rank(ctx->filemap, ctx->restart_id, ctx->rank), "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        const char *orig = kvtree_get_val(kvtree_elem_tree(e), "ORIG");
+        if (orig && strcmp(orig, abs) == 0)
+            return route_copy(file, kvtree_elem_key(e));
+    }
+    if (ctx->state == SCR_STATE_RESTART)
+        log_err("SCR_Route_file: %s is not part of restart dataset %d", name,
+                ctx->restart_id);
+    route_copy(file, name);
+    return SCR_FAILURE;
+}
+
+int SCR_Route_file(const char *name, char *file)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (!name || !file) {
+        log_err("SCR_Route_file: NULL %s", name ? "file buffer" : "name");
+        return SCR_FAILURE;
+    }
+    if (ctx->initialized && !ctx->enabled)
+        return route_copy(file, name);
+    if (!scr_check_init(ctx, "SCR_Route_file"))
+        return SCR_FAILURE;
+    if (!*name || strlen(name) >= SCR_MAX_FILENAME) {
+        log_err("SCR_Route_file: bad file name '%s'", name);
+        return SCR_FAILURE;
+    }
+    char *abs = route_abs(name);
+    int rc = SCR_FAILURE;
+    if (!abs)
+        log_err("SCR_Route_file: cannot resolve %s", name);
+    else if (ctx->state == SCR_STATE_OUTPUT)
+        rc = route_output(ctx, abs, file);
+    else if (ctx->restart_id >= 0 &&
+             (ctx->state == SCR_STATE_RESTART || ctx->out.id == 0))
+        rc = route_restart(ctx, abs, name, file); /* also the SCR v1 style after Init */
+    else
+        log_err("SCR_Route_file: %s: called outside SCR_Start_output/SCR_Start_restart",
+                name);
+    free(abs);
+    return rc;
+}
+
+/* size and CRC of each routed file; a routed file that is missing makes the
+ * output invalid.  Returns my byte count. */
+static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid)
+{
+    uint64_t bytes = 0;
+    int n = 0;
+    kvtree_t *files =
+        kvtree_get(filemap_get_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        kvtree_t *meta = kvtree_elem_tree(e);
+        const char *path = kvtree_elem_key(e);
+        struct stat st;
+        uint32_t crc;
+        uint64_t size;
+        scr_error_t err;
+        n++;
+        if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+            if (*valid)
+                log_err("SCR_Complete_output: %s was routed but not written",
+                        kvtree_get_val(meta, "ORIG"));
+            *valid = 0;
+            continue;
+        }
+        if (io_file_crc(path, &crc, &size, &err) < 0) {
+            log_err("SCR_Complete_output: %s", err.text);
+            *valid = 0;
+            continue;
+        }
+        kvtree_util_set_u64(meta, "SIZE", size);
+        kvtree_util_set_crc32(meta, "CRC", crc);
+        kvtree_util_set_int(meta, "COMPLETE", *valid);
+        bytes += size;
+    }
+    kvtree_util_set_int(filemap_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILES", n);
+    return bytes;
+}
+
+int SCR_Complete_output(int valid)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (ctx->initialized && !ctx->enabled)
+        return SCR_SUCCESS;
+    if (!out_check(ctx, "SCR_Complete_output", SCR_STATE_OUTPUT))
+        return SCR_FAILURE;
+    int id = ctx->out.id, mine = valid != 0, all;
+    uint64_t bytes = out_finish_files(ctx, &mine), total = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
+    MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
+    scr_error_t err = {""};
+    if (all) {
+        int ok = red_apply(ctx, ctx->out.rd, id, ctx->out.dir, &err) == 0;
+        all = scr_agree(ctx, ok, "SCR_Complete_output: redundancy",
+                        err.text[0] ? &err : NULL);
+    }
+    kvtree_t *d = filemap_get_desc(ctx->filemap, id, "DSETDESC");
+    kvtree_util_set_int(d, "COMPLETE", all);
+    kvtree_util_set_u64(d, "SIZE", total);
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+        log_err("SCR_Complete_output: %s", err.text);
+    double secs = scr_now() - ctx->out.t0;
+    if (!all) {
+        if (ctx->rank == 0)
+            log_err("dataset %d (%s) is invalid and was not kept", id, ctx->out.name);
+        cache_delete_dset(ctx, id);
+    } else {
+        log_dbg(1, "dataset %d (%s): %llu bytes in %.3f s, %s", id, ctx->out.name,
+                (unsigned long long)total, secs, desc_type_name(ctx->out.rd->type));
+    }
+    if (ctx->out.flags & SCR_FLAG_CHECKPOINT) {
+        ctx->ckpt_seconds += secs;
+        ctx->t_last_ckpt = scr_now();
+    }
+    ctx->state = SCR_STATE_IDLE;
+    return all ? SCR_SUCCESS : SCR_FAILURE;
+}
+
+int SCR_Complete_checkpoint(int valid)
+{
+    return SCR_Complete_output(valid);
+}
+
+/* rank 0 decides from the policy parameters, everyone gets the answer */
+int SCR_Need_checkpoint(int *flag)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (!flag) {
+        log_err("SCR_Need_checkpoint: NULL flag");
+        return SCR_FAILURE;
+    }
+    if (ctx->initialized && !ctx->enabled) {
+        *flag = 1;
+        return SCR_SUCCESS;
+    }
+    if (!scr_check_init(ctx, "SCR_Need_checkpoint"))
+        return SCR_FAILURE;
+    ctx->need_calls++;
+    int need = 0;
+    if (ctx->rank == 0) {
+        int every = config_get_int(ctx->cfg, "SCR_CHECKPOINT_INTERVAL", 0);
+        int secs = config_get_int(ctx->cfg, "SCR_CHECKPOINT_SECONDS", 0);
+        int pct = config_get_int(ctx->cfg, "SCR_CHECKPOINT_OVERHEAD", 0);
+        double now = scr_now(), run = now - ctx->t_init;
+        if (every > 0 && ctx->need_calls % every == 0)
+            need = 1;
+        if (secs > 0 && now - ctx->t_last_ckpt >= secs)
+            need = 1;
+        if (pct > 0 && run > 0 && ctx->ckpt_seconds / run * 100.0 < pct)
+            need = 1;
+        if (every <= 0 && secs <= 0 && pct <= 0)
+            need = 1; /* no policy: every call says yes, as in SCR */
+        if (scr_halt_pending(ctx))
+            need = 1;
+    }
+    MPI_Bcast(&need, 1, MPI_INT, 0, ctx->comm);
+    *flag = need;
+    return SCR_SUCCESS;
+}
+
+int SCR_Should_exit(int *flag)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (!flag) {
+        log_err("SCR_Should_exit: NULL flag");
+        return SCR_FAILURE;
+    }
+    *flag = 0;
+    if (ctx->initialized && !ctx->enabled)
+        return SCR_SUCCESS;
+    if (!scr_check_init(ctx, "SCR_Should_exit"))
+        return SCR_FAILURE;
+    int halt = ctx->rank == 0 ? scr_halt_pending(ctx) : 0;
+    MPI_Bcast(&halt, 1, MPI_INT, 0, ctx->comm);
+    *flag = halt;
+    return SCR_SUCCESS;
+}

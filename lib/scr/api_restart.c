@@ -1,0 +1,174 @@
+/* api_restart.c - SCR_Have_restart, SCR_Start_restart, SCR_Complete_restart,
+ * SCR_Current, SCR_Drop, SCR_Delete, and halt conditions */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api_util.h"
+#include "cache.h"
+#include "filemap.h"
+#include "log.h"
+#include "scr.h"
+#include "units.h"
+
+int scr_halt_pending(scr_ctx_t *ctx)
+{
+    long end = 0;
+    int secs = config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0);
+    const char *e = config_get(ctx->cfg, "SCR_END_TIME", NULL);
+    if (secs <= 0 || !e || units_parse_long(e, &end) < 0 || end <= 0)
+        return 0;
+    return (long)time(NULL) + secs >= end;
+}
+
+static const char *dset_name(const scr_ctx_t *ctx, int id)
+{
+    const char *n =
+        kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
+    return n ? n : "";
+}
+
+static int copy_name(char *dst, const char *src)
+{
+    if (dst) {
+        strncpy(dst, src, SCR_MAX_FILENAME - 1);
+        dst[SCR_MAX_FILENAME - 1] = '\0';
+    }
+    return SCR_SUCCESS;
+}
+
+static int restart_check(scr_ctx_t *ctx, const char *fn, enum scr_state want)
+{
+    if (!scr_check_init(ctx, fn))
+        return 0;
+    if (ctx->state != want) {
+        log_err("%s: called %s", fn,
+                ctx->state == SCR_STATE_OUTPUT ? "inside an open output"
+                : ctx->state == SCR_STATE_RESTART
+                    ? "inside a restart (SCR_Complete_restart "
+                      "first)"
+                    : "without SCR_Start_restart");
+        return 0;
+    }
+    return 1;
+}
+
+int SCR_Have_restart(int *flag, char *name)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (!flag) {
+        log_err("SCR_Have_restart: NULL flag");
+        return SCR_FAILURE;
+    }
+    *flag = 0;
+    if (ctx->initialized && !ctx->enabled)
+        return SCR_SUCCESS;
+    if (!restart_check(ctx, "SCR_Have_restart", SCR_STATE_IDLE))
+        return SCR_FAILURE;
+    MPI_Bcast(&ctx->restart_id, 1, MPI_INT, 0, ctx->comm);
+    *flag = ctx->restart_id >= 0;
+    if (*flag)
+        copy_name(name, dset_name(ctx, ctx->restart_id));
+    return SCR_SUCCESS;
+}
+
+int SCR_Start_restart(char *name)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (!restart_check(ctx, "SCR_Start_restart", SCR_STATE_IDLE))
+        return SCR_FAILURE;
+    if (!ctx->enabled || ctx->restart_id < 0) {
+        log_err("SCR_Start_restart: there is no checkpoint to restart from "
+                "(check SCR_Have_restart)");
+        return SCR_FAILURE;
+    }
+    MPI_Barrier(ctx->comm);
+    ctx->state = SCR_STATE_RESTART;
+    log_dbg(1, "restarting from dataset %d (%s) in cache", ctx->restart_id,
+            dset_name(ctx, ctx->restart_id));
+    return copy_name(name, dset_name(ctx, ctx->restart_id));
+}
+
+int SCR_Complete_restart(int valid)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (!restart_check(ctx, "SCR_Complete_restart", SCR_STATE_RESTART))
+        return SCR_FAILURE;
+    int mine = valid != 0, all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
+    ctx->state = SCR_STATE_IDLE;
+    if (all) {
+        ctx->restart_id = -1;
+        return SCR_SUCCESS;
+    }
+    /* offer the next older checkpoint */
+    int *f = realloc(ctx->failed, sizeof(int) * (size_t)(ctx->nfailed + 1));
+    if (f) {
+        ctx->failed = f;
+        ctx->failed[ctx->nfailed++] = ctx->restart_id;
+    }
+    if (ctx->rank == 0)
+        log_err("restart from dataset %d (%s) failed on some process", ctx->restart_id,
+                dset_name(ctx, ctx->restart_id));
+    ctx->restart_id = cache_newest_ckpt(ctx, ctx->restart_id);
+    return SCR_FAILURE;
+}
+
+/* rank 0's lookup of a dataset by name, shared with everyone */
+static int find_named(scr_ctx_t *ctx, const char *fn, const char *name)
+{
+    if (!name) {
+        log_err("%s: NULL name", fn);
+        return -2;
+    }
+    int id = cache_find_name(ctx, name);
+    MPI_Bcast(&id, 1, MPI_INT, 0, ctx->comm);
+    return id;
+}
+
+int SCR_Current(const char *name)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (ctx->initialized && !ctx->enabled)
+        return SCR_SUCCESS;
+    if (!restart_check(ctx, "SCR_Current", SCR_STATE_IDLE))
+        return SCR_FAILURE;
+    int id = find_named(ctx, "SCR_Current", name);
+    if (id == -2)
+        return SCR_FAILURE;
+    if (id < 0 || cache_newest_ckpt(ctx, id + 1) != id) {
+        if (ctx->rank == 0)
+            log_err("SCR_Current: no complete checkpoint named '%s' in cache", name);
+        return SCR_FAILURE;
+    }
+    ctx->restart_id = id;
+    return SCR_SUCCESS;
+}
+
+static int drop_named(const char *fn, const char *name)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    if (ctx->initialized && !ctx->enabled)
+        return SCR_SUCCESS;
+    if (!restart_check(ctx, fn, SCR_STATE_IDLE))
+        return SCR_FAILURE;
+    int id = find_named(ctx, fn, name);
+    if (id == -2)
+        return SCR_FAILURE;
+    if (id >= 0) {
+        cache_delete_dset(ctx, id);
+        if (ctx->restart_id == id)
+            ctx->restart_id = cache_newest_ckpt(ctx, id);
+    }
+    return SCR_SUCCESS;
+}
+
+int SCR_Drop(const char *name)
+{
+    return drop_named("SCR_Drop", name);
+}
+
+int SCR_Delete(const char *name)
+{
+    return drop_named("SCR_Delete", name);
+}

@@ -1,0 +1,22 @@
+/* api_util.h - helpers shared by the files implementing the SCR API */
+#ifndef SCR_API_UTIL_H
+#define SCR_API_UTIL_H
+
+#include "error.h"
+#include "scr_ctx.h"
+
+/* the one library context */
+scr_ctx_t *scr_ctx(void);
+
+/* Every process learns whether all succeeded; the lowest failing rank prints
+ * its message (prefixed with what).  Returns 1 if all ok. */
+int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err);
+
+/* misuse checks: print one line naming the call and return 0 when unusable */
+int scr_check_init(scr_ctx_t *ctx, const char *fn);
+
+/* 1 when a halt condition holds (rank 0's view): for now the job's end time
+ * (SCR_END_TIME) is closer than SCR_HALT_SECONDS */
+int scr_halt_pending(scr_ctx_t *ctx);
+
+#endif

@@ -1,0 +1,112 @@
+/* cache.c - dataset directories and eviction */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "filemap.h"
+#include "log.h"
+#include "path.h"
+
+void cache_dset_dir(const store_t *st, int id, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/scr.dataset.%d", st->dir, id);
+}
+
+int cache_path_ok(const scr_ctx_t *ctx, const char *path)
+{
+    for (int i = 0; i < ctx->nstores; i++)
+        if (path_is_under(path, ctx->stores[i].dir))
+            return 1;
+    return 0;
+}
+
+void cache_delete_dset(scr_ctx_t *ctx, int id)
+{
+    const char *dir =
+        kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
+    char *safe = dir && cache_path_ok(ctx, dir) ? strdup(dir) : NULL;
+    int failed = filemap_delete_dset_files(ctx->filemap, id, safe);
+    if (failed)
+        log_warn("could not delete %d cached files of dataset %d", failed, id);
+    free(safe);
+    scr_error_t err;
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+        log_err("%s", err.text);
+}
+
+static int dset_in_store(const scr_ctx_t *ctx, int id, const store_t *st)
+{
+    const char *dir =
+        kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
+    return dir && path_is_under(dir, st->dir);
+}
+
+void cache_evict(scr_ctx_t *ctx, const store_t *st)
+{
+    int n = 0, *ids = NULL, victims[64], nvictims = 0;
+    if (ctx->rank == 0 && filemap_list_dsets(ctx->filemap, &n, &ids) == 0) {
+        int held = 0;
+        for (int i = 0; i < n; i++)
+            held += dset_in_store(ctx, ids[i], st);
+        for (int i = 0; i < n && held >= st->count && nvictims < 64; i++) {
+            kvtree_t *d = filemap_get_desc(ctx->filemap, ids[i], "DSETDESC");
+            int flushing = 0;
+            kvtree_util_get_int(d, "FLUSHING", &flushing);
+            if (!dset_in_store(ctx, ids[i], st) || flushing)
+                continue;
+            victims[nvictims++] = ids[i];
+            held--;
+        }
+        if (held >= st->count)
+            log_warn("store %s holds %d datasets (COUNT=%d) and none can be evicted",
+                     st->base, held, st->count);
+    }
+    free(ids);
+    MPI_Bcast(&nvictims, 1, MPI_INT, 0, ctx->comm);
+    MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
+    for (int i = 0; i < nvictims; i++) {
+        log_dbg(2, "evicting dataset %d from %s", victims[i], st->base);
+        cache_delete_dset(ctx, victims[i]);
+    }
+}
+
+static int is_failed(const scr_ctx_t *ctx, int id)
+{
+    for (int i = 0; i < ctx->nfailed; i++)
+        if (ctx->failed[i] == id)
+            return 1;
+    return 0;
+}
+
+int cache_newest_ckpt(const scr_ctx_t *ctx, int below)
+{
+    int n, *ids, best = -1;
+    if (filemap_list_dsets(ctx->filemap, &n, &ids) < 0)
+        return -1;
+    for (int i = n - 1; i >= 0 && best < 0; i--) {
+        kvtree_t *d = filemap_get_desc(ctx->filemap, ids[i], "DSETDESC");
+        int complete = 0, flags = 0;
+        kvtree_util_get_int(d, "COMPLETE", &complete);
+        kvtree_util_get_int(d, "FLAGS", &flags);
+        if (ids[i] < below && complete && (flags & 1) && !is_failed(ctx, ids[i]))
+            best = ids[i];
+    }
+    free(ids);
+    return best;
+}
+
+int cache_find_name(const scr_ctx_t *ctx, const char *name)
+{
+    int n, *ids, found = -1;
+    if (filemap_list_dsets(ctx->filemap, &n, &ids) < 0)
+        return -1;
+    for (int i = 0; i < n && found < 0; i++) {
+        const char *nm =
+            kvtree_get_val(filemap_get_desc(ctx->filemap, ids[i], "DSETDESC"), "NAME");
+        if (nm && strcmp(nm, name) == 0)
+            found = ids[i];
+    }
+    free(ids);
+    return found;
+}

@@ -1,0 +1,24 @@
+/* cache.h - datasets in node-local storage: directories, deletion, and
+ * eviction when a store holds its COUNT of datasets.
+ */
+#ifndef SCR_CACHE_H
+#define SCR_CACHE_H
+
+#include "scr_ctx.h"
+
+/* <store dir>/scr.dataset.<id> */
+void cache_dset_dir(const store_t *st, int id, char *buf, size_t len);
+/* 1 if path lies inside one of this job's cache directories */
+int cache_path_ok(const scr_ctx_t *ctx, const char *path);
+/* delete this process's files of dataset id and forget the dataset */
+void cache_delete_dset(scr_ctx_t *ctx, int id);
+/* Collective: make room in st for one more dataset by deleting the oldest
+ * ones; datasets marked FLUSHING are never evicted. */
+void cache_evict(scr_ctx_t *ctx, const store_t *st);
+/* the newest complete checkpoint in cache with id < below (-1: none),
+ * skipping datasets whose restart failed */
+int cache_newest_ckpt(const scr_ctx_t *ctx, int below);
+/* dataset id whose DSETDESC NAME is name, or -1 */
+int cache_find_name(const scr_ctx_t *ctx, const char *name);
+
+#endif

@@ -1,0 +1,132 @@
+/* inventory.c - read and verify a node's cached datasets */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cache.h"
+#include "filemap.h"
+#include "inventory.h"
+#include "io.h"
+#include "log.h"
+
+/* one file: -1 with a reason when it cannot be trusted */
+static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t *meta,
+                          char *why, size_t len)
+{
+    struct stat st;
+    uint64_t size;
+    uint32_t want, got;
+    int complete = 0;
+    if (!cache_path_ok(ctx, path))
+        return snprintf(why, len, "%s: outside this job's cache", path), -1;
+    if (kvtree_util_get_int(meta, "COMPLETE", &complete) < 0 || !complete)
+        return snprintf(why, len, "%s: incomplete", path), -1;
+    if (lstat(path, &st) < 0)
+        return snprintf(why, len, "%s: missing", path), -1;
+    if (!S_ISREG(st.st_mode))
+        return snprintf(why, len, "%s: not a regular file", path), -1;
+    if (kvtree_util_get_u64(meta, "SIZE", &size) < 0 || (uint64_t)st.st_size != size)
+        return snprintf(why, len, "%s: size %lld, expected %llu", path,
+                        (long long)st.st_size, (unsigned long long)size),
+               -1;
+    if (kvtree_util_get_crc32(meta, "CRC", &want) == 0) {
+        scr_error_t err;
+        if (io_file_crc(path, &got, NULL, &err) < 0)
+            return snprintf(why, len, "%s", err.text), -1;
+        if (got != want)
+            return snprintf(why, len,
+                            "%s: CRC32 mismatch (recorded 0x%08x, found 0x%08x)", path,
+                            want, got),
+                   -1;
+    }
+    return 0;
+}
+
+/* check every file of a holding, set USER_OK and PARITY_OK */
+static void inv_verify(const scr_ctx_t *ctx, kvtree_t *h)
+{
+    int owner = -1, files = -1, users = 0, user_ok = 1, parity_ok = 0;
+    kvtree_util_get_int(h, "OWNER", &owner);
+    kvtree_util_get_int(h, "FILES", &files);
+    kvtree_t *list = kvtree_get(h, "FILE");
+    for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
+        const char *type = kvtree_get_val(kvtree_elem_tree(e), "TYPE");
+        int is_user = type && strcmp(type, FM_TYPE_USER) == 0;
+        char why[4400];
+        int good = inv_check_file(ctx, kvtree_elem_key(e), kvtree_elem_tree(e), why,
+                                  sizeof(why)) == 0;
+        if (!good)
+            log_warn("%s (a file of rank %d): it will be restored from redundancy", why,
+                     owner);
+        users += is_user;
+        if (is_user)
+            user_ok &= good;
+        else
+            parity_ok = good;
+    }
+    if (users != files)
+        user_ok = 0;
+    kvtree_util_set_int(h, "USER_OK", user_ok);
+    kvtree_util_set_int(h, "PARITY_OK", parity_ok);
+}
+
+/* turn one filemap into holdings */
+static void inv_add_filemap(const scr_ctx_t *ctx, kvtree_t *inv, const kvtree_t *fm,
+                            int writer)
+{
+    kvtree_t *dsets = kvtree_get(fm, "DSET");
+    for (kvtree_elem_t *d = kvtree_first(dsets); d; d = kvtree_elem_next(d)) {
+        int id;
+        if (kvtree_elem_key_int(d, &id) < 0)
+            continue;
+        kvtree_t *dt = kvtree_elem_tree(d);
+        kvtree_t *ranks = kvtree_get(dt, "RANK");
+        for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r)) {
+            int owner;
+            if (kvtree_elem_key_int(r, &owner) < 0 || owner < 0 || owner >= ctx->ranks)
+                continue;
+            kvtree_t *h = kvtree_setf(inv, NULL, "%d", kvtree_size(inv));
+            kvtree_util_set_int(h, "DSET", id);
+            kvtree_util_set_int(h, "OWNER", owner);
+            kvtree_util_set_int(h, "WRITER", writer);
+            int files = -1;
+            kvtree_util_get_int(kvtree_elem_tree(r), "FILES", &files);
+            kvtree_util_set_int(h, "FILES", files);
+            kvtree_set(h, "FILE", kvtree_dup(kvtree_get(kvtree_elem_tree(r), "FILE")));
+            kvtree_set(h, "DSETDESC", kvtree_dup(kvtree_get(dt, "DSETDESC")));
+            if (owner == writer && kvtree_get(dt, "REDDESC"))
+                kvtree_set(h, "REDDESC", kvtree_dup(kvtree_get(dt, "REDDESC")));
+            inv_verify(ctx, h);
+        }
+    }
+}
+
+kvtree_t *inventory_read(scr_ctx_t *ctx, kvtree_t *maps)
+{
+    kvtree_t *inv = kvtree_new();
+    DIR *dir = opendir(ctx->cntl_dir);
+    if (!dir)
+        return inv;
+    struct dirent *de;
+    while ((de = readdir(dir))) {
+        int writer;
+        char tail[16];
+        if (sscanf(de->d_name, "filemap_%d.scrinf%15s", &writer, tail) != 2 ||
+            strcmp(tail, "o") != 0 || writer < 0)
+            continue;
+        char path[SCR_PATH_MAX + 300];
+        snprintf(path, sizeof(path), "%s/%s", ctx->cntl_dir, de->d_name);
+        kvtree_t *fm = kvtree_new();
+        scr_error_t err;
+        if (filemap_read(path, fm, &err) < 0)
+            log_warn("ignoring damaged filemap: %s", err.text);
+        else
+            inv_add_filemap(ctx, inv, fm, writer);
+        kvtree_setf(maps, NULL, "%d %s", writer, path);
+        kvtree_delete(&fm);
+    }
+    closedir(dir);
+    return inv;
+}

@@ -1,0 +1,498 @@
+/* rebuild.c - distribute and rebuild cached datasets at restart */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "desc.h"
+#include "filemap.h"
+#include "inventory.h"
+#include "io.h"
+#include "kvtree_mpi.h"
+#include "log.h"
+#include "path.h"
+#include "red.h"
+#include "xfer.h"
+
+typedef struct {
+    scr_ctx_t *ctx;
+    kvtree_t *inv;    /* node master: holdings of this node */
+    kvtree_t *offers; /* owner: "<dset>" -> "<holder>.<k>" -> holding summary */
+} rb_t;
+
+/* node master: tell each owner about the copies of its files on this node */
+static void rb_offer(rb_t *rb)
+{
+    kvtree_t *send = kvtree_new(), *recv = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(rb->inv); e; e = kvtree_elem_next(e)) {
+        kvtree_t *h = kvtree_elem_tree(e);
+        int owner, id;
+        kvtree_util_get_int(h, "OWNER", &owner);
+        kvtree_util_get_int(h, "DSET", &id);
+        kvtree_t *o = kvtree_setf(send, kvtree_dup(h), "%d %d %d.%s", owner, id,
+                                  rb->ctx->rank, kvtree_elem_key(e));
+        kvtree_util_set_int(o, "HOLDER", rb->ctx->rank);
+        kvtree_util_set_str(o, "HOST", rb->ctx->topo.hostname);
+    }
+    kvtree_exchange(send, recv, rb->ctx->comm);
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
+        kvtree_merge(rb->offers, kvtree_elem_tree(e));
+    kvtree_delete(&send);
+    kvtree_delete(&recv);
+}
+
+/* the owner's pick: a usable copy, on this node if possible, the original
+ * (with its redundancy file) before a partner copy */
+static kvtree_t *rb_choose(rb_t *rb, int id, const char **key)
+{
+    kvtree_t *best = NULL;
+    int best_score = -1;
+    kvtree_t *offers = kvtree_getf(rb->offers, "%d", id);
+    for (kvtree_elem_t *e = kvtree_first(offers); e; e = kvtree_elem_next(e)) {
+        kvtree_t *h = kvtree_elem_tree(e);
+        int ok = 0, parity = 0, writer = -1;
+        kvtree_util_get_int(h, "USER_OK", &ok);
+        kvtree_util_get_int(h, "PARITY_OK", &parity);
+        kvtree_util_get_int(h, "WRITER", &writer);
+        if (!ok)
+            continue;
+        const char *host = kvtree_get_val(h, "HOST");
+        int score = (host && strcmp(host, rb->ctx->topo.hostname) == 0) * 4 +
+                    (writer == rb->ctx->rank) * 2 + parity;
+        if (score > best_score) {
+            best = h;
+            best_score = score;
+            *key = kvtree_elem_key(e);
+        }
+    }
+    return best;
+}
+
+/* any dataset or redundancy descriptor an offer carries */
+static kvtree_t *rb_any_desc(rb_t *rb, int id, const char *which)
+{
+    kvtree_t *offers = kvtree_getf(rb->offers, "%d", id);
+    for (kvtree_elem_t *e = kvtree_first(offers); e; e = kvtree_elem_next(e))
+        if (kvtree_get(kvtree_elem_tree(e), which))
+            return kvtree_get(kvtree_elem_tree(e), which);
+    return NULL;
+}
+
+/* where a file of a holding goes in the owner's dataset directory */
+static const char *rb_rel(const kvtree_t *meta, const char *path)
+{
+    const char *type = kvtree_get_val(meta, "TYPE");
+    if (type && strcmp(type, FM_TYPE_USER) == 0)
+        return kvtree_get_val(meta, "REL");
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* a holding as an xfer list */
+static kvtree_t *rb_list(const kvtree_t *h)
+{
+    kvtree_t *list = kvtree_new();
+    int i = 0;
+    kvtree_t *files = kvtree_get(h, "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_setf(list, kvtree_dup(kvtree_elem_tree(e)), "%d", i++);
+        kvtree_util_set_str(m, "PATH", kvtree_elem_key(e));
+        const char *rel = rb_rel(kvtree_elem_tree(e), kvtree_elem_key(e));
+        if (rel)
+            kvtree_util_set_str(m, "REL", rel);
+    }
+    return list;
+}
+
+typedef struct {
+    scr_ctx_t *ctx;
+    int id;
+} rb_hook_t;
+
+/* record arriving files in the owner's filemap before they are created */
+static int rb_record(const kvtree_t *recv, const char *dir, void *arg)
+{
+    rb_hook_t *hk = arg;
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_dup(kvtree_elem_tree(e));
+        char *p = NULL;
+        const char *rel = kvtree_get_val(m, "REL");
+        if (!rel || !path_is_safe_relative(rel) || asprintf(&p, "%s/%s", dir, rel) < 0) {
+            kvtree_delete(&m);
+            return -1;
+        }
+        kvtree_unset(m, "PATH");
+        kvtree_util_set_int(m, "COMPLETE", 0); /* until it has arrived and checked out */
+        filemap_add_file(hk->ctx->filemap, hk->id, hk->ctx->rank, p, m);
+        kvtree_delete(&m);
+        free(p);
+    }
+    return filemap_write(hk->ctx->filemap_path, hk->ctx->filemap, NULL);
+}
+
+/* mark arrived files complete */
+static void rb_complete(scr_ctx_t *ctx, int id, const kvtree_t *recv)
+{
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
+        const char *p = kvtree_get_val(kvtree_elem_tree(e), "PATH");
+        kvtree_t *m = p ? filemap_file(ctx->filemap, id, ctx->rank, p) : NULL;
+        if (m)
+            kvtree_util_set_int(m, "COMPLETE", 1);
+    }
+}
+
+/* the owner takes a copy on its own node: rename into its directory */
+static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *dir,
+                         scr_error_t *err)
+{
+    kvtree_t *list = rb_list(h), *dests = kvtree_new();
+    rb_hook_t hk = {ctx, id};
+    int rc = rb_record(list, dir, &hk);
+    for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_elem_tree(e);
+        const char *src = kvtree_get_val(m, "PATH");
+        char *dst = NULL, *parent = NULL;
+        if (asprintf(&dst, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0 ||
+            !(parent = strdup(dst)))
+            rc = errprintf(err, "out of memory");
+        else if (strcmp(src, dst) != 0) {
+            *strrchr(parent, '/') = '\0';
+            if (io_mkdir_p(parent, 0700, err) < 0)
+                rc = -1;
+            else if (rename(src, dst) < 0 &&
+                     (errno != EXDEV || io_copy_file(src, dst, 0, NULL, err) < 0))
+                rc = errprintf(err, "move %s to %s: %s", src, dst, strerror(errno));
+        }
+        if (rc == 0)
+            kvtree_setf(dests, NULL, "%s PATH %s", kvtree_elem_key(e), dst);
+        free(dst);
+        free(parent);
+    }
+    if (rc == 0)
+        rb_complete(ctx, id, dests);
+    kvtree_delete(&list);
+    kvtree_delete(&dests);
+    return rc;
+}
+
+/* Holders learn who wants which holding.  An owner on the holder's node
+ * moves the files itself (the holder keeps them: KEEP); remote owners get a
+ * round each, in which the holder streams the files to them.  Returns the
+ * number of rounds; *my_round is when this owner receives (-1: never). */
+static int rb_schedule(rb_t *rb, const char *key, int holder, int local, kvtree_t *sends,
+                       int *my_round)
+{
+    scr_ctx_t *ctx = rb->ctx;
+    kvtree_t *req = kvtree_new(), *got = kvtree_new(), *rep = kvtree_new(),
+             *ans = kvtree_new();
+    if (key) {
+        kvtree_t *r = kvtree_setf(req, NULL, "%d REQ %d", holder, ctx->rank);
+        kvtree_util_set_str(r, "KEY", key);
+        kvtree_util_set_int(r, "LOCAL", local);
+    }
+    kvtree_exchange(req, got, ctx->comm);
+    int nsend = 0;
+    for (kvtree_elem_t *f = kvtree_first(got); f; f = kvtree_elem_next(f)) {
+        kvtree_t *reqs = kvtree_get(kvtree_elem_tree(f), "REQ");
+        for (kvtree_elem_t *o = kvtree_first(reqs); o; o = kvtree_elem_next(o)) {
+            int owner, is_local = 0;
+            const char *k = kvtree_get_val(kvtree_elem_tree(o), "KEY");
+            const char *dot = k ? strchr(k, '.') : NULL;
+            kvtree_t *h = dot ? kvtree_get(rb->inv, dot + 1) : NULL;
+            kvtree_elem_key_int(o, &owner);
+            kvtree_util_get_int(kvtree_elem_tree(o), "LOCAL", &is_local);
+            if (!h)
+                continue;
+            if (is_local) {
+                kvtree_setf(sends, NULL, "KEEP %s", dot + 1);
+                continue;
+            }
+            kvtree_setf(rep, NULL, "%d ROUND %d", owner, nsend);
+            kvtree_t *sd = kvtree_setf(sends, kvtree_dup(h), "ROUND %d", nsend);
+            kvtree_util_set_int(sd, "TO", owner);
+            kvtree_setf(sends, NULL, "SENT %s", dot + 1);
+            nsend++;
+        }
+    }
+    kvtree_exchange(rep, ans, ctx->comm);
+    *my_round = -1;
+    if (key && !local)
+        kvtree_util_get_int(kvtree_getf(ans, "%d", holder), "ROUND", my_round);
+    int rounds;
+    MPI_Allreduce(&nsend, &rounds, 1, MPI_INT, MPI_MAX, ctx->comm);
+    kvtree_delete(&req);
+    kvtree_delete(&got);
+    kvtree_delete(&rep);
+    kvtree_delete(&ans);
+    return rounds;
+}
+
+/* rounds of pairwise transfers: holders send, owners receive */
+static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int my_round,
+                       int holder, const char *dir, scr_error_t *err)
+{
+    scr_ctx_t *ctx = rb->ctx;
+    int ok = 1;
+    for (int t = 0; t < rounds; t++) {
+        kvtree_t *sd = kvtree_getf(sends, "ROUND %d", t);
+        int dest = MPI_PROC_NULL;
+        if (sd)
+            kvtree_util_get_int(sd, "TO", &dest);
+        int src = t == my_round ? holder : MPI_PROC_NULL;
+        kvtree_t *list = sd ? rb_list(sd) : kvtree_new(), *recv = kvtree_new();
+        rb_hook_t hk = {ctx, id};
+        scr_error_t e;
+        int rc = xfer_files(ctx->comm, dest, list, src, dir, recv, ctx->buf_size,
+                            rb_record, &hk, &e);
+        if (src != MPI_PROC_NULL) {
+            if (rc == 0)
+                rb_complete(ctx, id, recv);
+            else {
+                ok = 0;
+                errprintf(err, "%s", e.text);
+            }
+        } else if (rc < 0)
+            log_warn("sending dataset %d files to rank %d: %s", id, dest, e.text);
+        kvtree_delete(&list);
+        kvtree_delete(&recv);
+    }
+    return ok ? 0 : -1;
+}
+
+/* 1 if path is a file of one of the holdings listed under which in sends */
+static int rb_protected(const rb_t *rb, const kvtree_t *sends, const char *which,
+                        const char *path)
+{
+    kvtree_t *keys = kvtree_get(sends, which);
+    for (kvtree_elem_t *k = kvtree_first(keys); k; k = kvtree_elem_next(k))
+        if (kvtree_getf(rb->inv, "%s FILE %s", kvtree_elem_key(k), path))
+            return 1;
+    return 0;
+}
+
+/* Node master: delete copies of dataset id on this node.  Before the moves
+ * (sent == 0): every copy nobody chose, so a rank's fresh copy can land on
+ * the path of its stale one.  After (sent == 1): the copies sent away.
+ * Files of copies kept in place are never touched. */
+static void rb_drop_copies(rb_t *rb, int id, const kvtree_t *sends, int sent)
+{
+    for (kvtree_elem_t *e = kvtree_first(rb->inv); e; e = kvtree_elem_next(e)) {
+        kvtree_t *h = kvtree_elem_tree(e);
+        int d, was_sent = kvtree_getf(sends, "SENT %s", kvtree_elem_key(e)) != NULL;
+        if (kvtree_util_get_int(h, "DSET", &d) < 0 || d != id ||
+            kvtree_getf(sends, "KEEP %s", kvtree_elem_key(e)) || was_sent != sent)
+            continue;
+        kvtree_t *files = kvtree_get(h, "FILE");
+        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f)) {
+            const char *p = kvtree_elem_key(f);
+            if (cache_path_ok(rb->ctx, p) && !rb_protected(rb, sends, "KEEP", p) &&
+                (sent || !rb_protected(rb, sends, "SENT", p)))
+                unlink(p);
+        }
+    }
+}
+
+/* Ranks with a redundancy descriptor send it (and the dataset descriptor)
+ * to the other members of their set, so a rank whose node was lost learns
+ * how its data was protected. */
+static void rb_share_descs(rb_t *rb, kvtree_t *red, kvtree_t *dset)
+{
+    scr_ctx_t *ctx = rb->ctx;
+    kvtree_t *send = kvtree_new(), *recv = kvtree_new();
+    kvtree_t *members = kvtree_getf(red, "SET MEMBERS");
+    for (kvtree_elem_t *m = kvtree_first(members); m; m = kvtree_elem_next(m)) {
+        int world;
+        const char *w = kvtree_elem_key(kvtree_first(kvtree_elem_tree(m)));
+        if (!w || sscanf(w, "%d", &world) != 1 || world == ctx->rank || world < 0 ||
+            world >= ctx->ranks)
+            continue;
+        kvtree_setf(send, kvtree_dup(red), "%d REDDESC", world);
+        kvtree_setf(send, kvtree_dup(dset), "%d DSETDESC", world);
+    }
+    kvtree_exchange(send, recv, ctx->comm);
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
+        kvtree_t *r = kvtree_get(kvtree_elem_tree(e), "REDDESC");
+        if (kvtree_size(red) == 0 && r) {
+            kvtree_merge(red, r);
+            /* my place in the set is where my rank is listed */
+            kvtree_t *ms = kvtree_getf(red, "SET MEMBERS");
+            for (kvtree_elem_t *m = kvtree_first(ms); m; m = kvtree_elem_next(m)) {
+                int world = -1;
+                sscanf(kvtree_elem_key(kvtree_first(kvtree_elem_tree(m))), "%d", &world);
+                if (world == ctx->rank)
+                    kvtree_util_set_str(kvtree_get(red, "SET"), "RANK",
+                                        kvtree_elem_key(m));
+            }
+        }
+        kvtree_t *d = kvtree_get(kvtree_elem_tree(e), "DSETDESC");
+        if (kvtree_size(dset) == 0 && d)
+            kvtree_merge(dset, d);
+    }
+    kvtree_delete(&send);
+    kvtree_delete(&recv);
+}
+
+/* bring this rank's copy home: returns 1 if its files are now in place */
+static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
+{
+    scr_ctx_t *ctx = rb->ctx;
+    const char *key = NULL;
+    kvtree_t *h = rb_choose(rb, id, &key);
+    int holder = -1, local = 0, ok = h != NULL;
+    if (h) {
+        const char *host = kvtree_get_val(h, "HOST");
+        kvtree_util_get_int(h, "HOLDER", &holder);
+        local = host && strcmp(host, ctx->topo.hostname) == 0;
+    }
+    kvtree_t *sends = kvtree_new();
+    int my_round,
+        rounds = rb_schedule(rb, h ? key : NULL, holder, local, sends, &my_round);
+    int master = kvtree_size(rb->inv) > 0;
+    if (master)
+        rb_drop_copies(rb, id, sends, 0);
+    MPI_Barrier(ctx->comm);
+    if (h && local && rb_move_local(ctx, id, h, dir, err) < 0)
+        ok = 0;
+    if (rb_transfer(rb, id, rounds, sends, my_round, holder, dir, err) < 0)
+        ok = 0;
+    if (master)
+        rb_drop_copies(rb, id, sends, 1);
+    if (h) {
+        int files = 0;
+        kvtree_util_get_int(h, "FILES", &files);
+        kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", files);
+    }
+    int parity = 0;
+    if (h)
+        kvtree_util_get_int(h, "PARITY_OK", &parity);
+    kvtree_delete(&sends);
+    /* XOR and RS also need the rank's redundancy file */
+    const char *type = kvtree_get_val(rb_any_desc(rb, id, "REDDESC"), "TYPE");
+    if (ok && type && (strcmp(type, "XOR") == 0 || strcmp(type, "RS") == 0) && !parity)
+        ok = 0;
+    return ok;
+}
+
+/* one dataset: distribute, recover, restore redundancy.  Collective. */
+static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
+{
+    scr_ctx_t *ctx = rb->ctx;
+    kvtree_t *red = kvtree_dup(rb_any_desc(rb, id, "REDDESC"));
+    kvtree_t *dset = kvtree_dup(rb_any_desc(rb, id, "DSETDESC"));
+    filemap_remove_dset(ctx->filemap, id);
+    rb_share_descs(rb, red, dset);
+    const char *dir = kvtree_get_val(dset, "DIR");
+    int ok = dir && cache_path_ok(ctx, dir);
+    if (kvtree_size(red) == 0)
+        errprintf(err,
+                  "the files of rank %d are lost, and no record of their redundancy "
+                  "survived",
+                  ctx->rank);
+    else if (!ok)
+        errprintf(err, "rank %d has no valid cache directory for dataset %d", ctx->rank,
+                  id);
+    filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
+    filemap_set_desc(ctx->filemap, id, "REDDESC", red);
+    int have = ok && rb_distribute(rb, id, dir, err);
+    reddesc_t rd;
+    scr_error_t e2;
+    if (reddesc_from_kvtree(ctx, kvtree_size(red) ? red : NULL, &rd, ok ? err : &e2) < 0)
+        ok = 0;
+    int need = !have, lost;
+    MPI_Allreduce(&need, &lost, 1, MPI_INT, MPI_SUM, ctx->comm);
+    *rebuilt = lost;
+    if (red_all(ctx->comm, ok)) {
+        ok = red_recover(ctx, &rd, id, dir, need, err) == 0;
+        if (ok && rd.type == RED_PARTNER)
+            ok = red_partner_apply(ctx, &rd, id, dir, err) == 0;
+    } else {
+        ok = 0;
+    }
+    reddesc_free(&rd);
+    kvtree_delete(&red);
+    kvtree_delete(&dset);
+    return red_all(ctx->comm, ok) ? 0 : -1;
+}
+
+/* the lowest failing rank's reason, printed once */
+static void rb_report(scr_ctx_t *ctx, int id, int failed, const scr_error_t *err)
+{
+    int me = failed ? ctx->rank : ctx->ranks, first;
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    if (first == ctx->rank)
+        log_err("dataset %d cannot be rebuilt from cache: %s; deleting it", id,
+                err->text);
+}
+
+/* largest dataset id below prev that any rank was offered, or -1 */
+static int rb_next_id(rb_t *rb, int prev)
+{
+    int mine = -1, id;
+    for (kvtree_elem_t *e = kvtree_first(rb->offers); e; e = kvtree_elem_next(e)) {
+        int d;
+        if (kvtree_elem_key_int(e, &d) == 0 && d < prev && d > mine)
+            mine = d;
+    }
+    MPI_Allreduce(&mine, &id, 1, MPI_INT, MPI_MAX, rb->ctx->comm);
+    return id;
+}
+
+/* node master: remove filemaps of ranks that no longer run on this node */
+static void rb_drop_old_maps(scr_ctx_t *ctx, const kvtree_t *maps)
+{
+    int lsize, *local;
+    MPI_Comm_size(ctx->topo.comm_node, &lsize);
+    local = malloc(sizeof(int) * (size_t)lsize);
+    MPI_Allgather(&ctx->rank, 1, MPI_INT, local, 1, MPI_INT, ctx->topo.comm_node);
+    {
+        for (kvtree_elem_t *e = kvtree_first(maps); e; e = kvtree_elem_next(e)) {
+            int writer, here = 0;
+            kvtree_elem_key_int(e, &writer);
+            for (int i = 0; i < lsize; i++)
+                here |= local[i] == writer;
+            if (!here)
+                unlink(kvtree_elem_key(kvtree_first(kvtree_elem_tree(e))));
+        }
+    }
+    free(local);
+}
+
+int rebuild_cache(scr_ctx_t *ctx)
+{
+    int node_rank;
+    MPI_Comm_rank(ctx->topo.comm_node, &node_rank);
+    rb_t rb = {ctx, NULL, kvtree_new()};
+    kvtree_t *maps = kvtree_new();
+    rb.inv = node_rank == 0 ? inventory_read(ctx, maps) : kvtree_new();
+    rb_offer(&rb);
+    int kept = 0, id = INT32_MAX;
+    double t0 = scr_now();
+    while ((id = rb_next_id(&rb, id)) >= 0) {
+        scr_error_t err = {""};
+        int rebuilt = 0;
+        if (rb_dataset(&rb, id, &rebuilt, &err) == 0) {
+            kept++;
+            const char *name =
+                kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
+            if (ctx->rank == 0)
+                log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt",
+                        id, name ? name : "?", rebuilt, rebuilt == 1 ? "" : "s");
+        } else {
+            rb_report(ctx, id, err.text[0] != '\0', &err);
+            cache_delete_dset(ctx, id);
+        }
+    }
+    scr_error_t err;
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+        log_err("%s", err.text);
+    MPI_Barrier(ctx->comm);
+    rb_drop_old_maps(ctx, maps);
+    if (ctx->rank == 0 && ctx->debug > 0)
+        log_msg("cache rebuild: %d datasets kept in %.3f s", kept, scr_now() - t0);
+    kvtree_delete(&maps);
+    kvtree_delete(&rb.inv);
+    kvtree_delete(&rb.offers);
+    return kept;
+}

@@ -1,0 +1,497 @@
+/* red_ec.c - XOR and Reed-Solomon sets over MPI (guide 2.11)
+ *
+ * Encoding is a reduce-scatter: for each piece of the chunks, every process
+ * multiplies each of its data chunks by the code coefficients, places the
+ * products in the slots of the processes holding that stripe's parity, and
+ * MPI_Reduce_scatter_block with MPI_BXOR (addition in GF(2^8)) leaves each
+ * process its m parity pieces.  Recovery is the same with decode
+ * coefficients: survivors send products to the lost processes' slots.  Every
+ * file is read once and every redundancy byte written once per operation.
+ *
+ * Redundancy file: a kvtree file image (the header of guide 2.11.2: DSET,
+ * RANKS, GROUP, CHUNK, CURRENT, PARTNER, and for RS PARTNERS for the further
+ * left neighbours) followed by m chunks of CHUNK bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "desc.h"
+#include "ec.h"
+#include "filemap.h"
+#include "io.h"
+#include "kvtree_mpi.h"
+#include "red.h"
+#include "xfer.h"
+
+typedef struct {
+    ec_code_t code;
+    int i, n, m, k;
+    uint64_t chunk;
+    kvtree_t *metas;   /* "<set rank>" -> CURRENT of that member */
+    xfer_open_t files; /* my user files */
+    int pfd;           /* my redundancy file */
+    uint64_t data_off; /* where its chunks start */
+    char ppath[4200];
+} ec_job_t;
+
+static void ec_job_free(ec_job_t *j)
+{
+    ec_code_free(&j->code);
+    kvtree_delete(&j->metas);
+    xfer_close(&j->files);
+    if (j->pfd >= 0)
+        close(j->pfd);
+}
+
+static int ec_job_init(ec_job_t *j, const reddesc_t *rd, const char *dsetdir)
+{
+    memset(j, 0, sizeof(*j));
+    j->pfd = -1;
+    j->i = rd->set_rank;
+    j->n = rd->set_size;
+    j->m = rd->failures;
+    j->k = j->n - j->m;
+    snprintf(j->ppath, sizeof(j->ppath), "%s/%d_of_%d_in_%d.%s", dsetdir,
+             rd->set_rank + 1, rd->set_size, rd->set_id,
+             rd->type == RED_XOR ? "xor" : "rs");
+    return ec_code_init(&j->code, j->n, j->m, rd->type == RED_XOR);
+}
+
+/* CURRENT: RANK, FILES, FILE <i> meta (without local PATH) */
+static kvtree_t *ec_current(int rank, const kvtree_t *list)
+{
+    kvtree_t *cur = kvtree_new();
+    kvtree_util_set_int(cur, "RANK", rank);
+    kvtree_util_set_int(cur, "FILES", kvtree_size(list));
+    for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_setf(cur, kvtree_dup(kvtree_elem_tree(e)), "FILE %s",
+                                  kvtree_elem_key(e));
+        kvtree_unset(m, "PATH");
+    }
+    return cur;
+}
+
+static uint64_t ec_logical_size(const kvtree_t *cur)
+{
+    uint64_t total = 0, size;
+    kvtree_t *files = kvtree_get(cur, "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
+        if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &size) == 0)
+            total += size;
+    return total;
+}
+
+static kvtree_t *ec_header(const scr_ctx_t *ctx, const reddesc_t *rd, const ec_job_t *j,
+                           const kvtree_t *dset)
+{
+    kvtree_t *h = kvtree_new();
+    kvtree_set(h, "DSET", kvtree_dup(dset));
+    kvtree_util_set_int(h, "RANKS", ctx->ranks);
+    kvtree_util_set_str(h, "TYPE", desc_type_name(rd->type));
+    kvtree_util_set_int(h, "FAILURES", j->m);
+    kvtree_t *g = kvtree_set(h, "GROUP", NULL);
+    kvtree_util_set_int(g, "RANKS", j->n);
+    for (int s = 0; s < j->n; s++)
+        kvtree_setf(g, NULL, "RANK %d %d", s, rd->members[s]);
+    kvtree_util_set_u64(h, "CHUNK", j->chunk);
+    kvtree_set(h, "CURRENT", kvtree_dup(kvtree_getf(j->metas, "%d", j->i)));
+    kvtree_set(h, "PARTNER",
+               kvtree_dup(kvtree_getf(j->metas, "%d", (j->i + j->n - 1) % j->n)));
+    for (int d = 2; d <= j->m; d++)
+        kvtree_setf(h, kvtree_dup(kvtree_getf(j->metas, "%d", (j->i + j->n - d) % j->n)),
+                    "PARTNERS %d", d);
+    return h;
+}
+
+/* create the redundancy file and write its header; record it in the
+ * filemap first so the cache never holds a file the map does not know */
+static int ec_write_header(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, int id,
+                           const kvtree_t *dset, scr_error_t *err)
+{
+    kvtree_t *meta = kvtree_new();
+    kvtree_util_set_str(meta, "TYPE", rd->type == RED_XOR ? FM_TYPE_XOR : FM_TYPE_RS);
+    kvtree_util_set_int(meta, "COMPLETE", 0);
+    filemap_add_file(ctx->filemap, id, ctx->rank, j->ppath, meta);
+    kvtree_delete(&meta);
+    if (filemap_write(ctx->filemap_path, ctx->filemap, err) < 0)
+        return -1;
+    kvtree_t *h = ec_header(ctx, rd, j, dset);
+    void *img;
+    size_t len;
+    int rc = kvtree_file_image(h, &img, &len);
+    kvtree_delete(&h);
+    if (rc < 0)
+        return errprintf(err, "out of memory");
+    j->pfd = open(j->ppath, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (j->pfd < 0)
+        rc = errprintf(err, "create %s: %s", j->ppath, strerror(errno));
+    else if (io_write_full(j->pfd, img, len) < 0)
+        rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    free(img);
+    j->data_off = len;
+    return rc;
+}
+
+/* record the finished redundancy file: size and CRC */
+static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, int id,
+                            scr_error_t *err)
+{
+    uint32_t crc;
+    uint64_t size;
+    if (fsync(j->pfd) < 0)
+        return errprintf(err, "fsync %s: %s", j->ppath, strerror(errno));
+    if (io_file_crc(j->ppath, &crc, &size, err) < 0)
+        return -1;
+    kvtree_t *meta = kvtree_new();
+    kvtree_util_set_str(meta, "TYPE", rd->type == RED_XOR ? FM_TYPE_XOR : FM_TYPE_RS);
+    kvtree_util_set_u64(meta, "SIZE", size);
+    kvtree_util_set_crc32(meta, "CRC", crc);
+    kvtree_util_set_int(meta, "COMPLETE", 1);
+    filemap_add_file(ctx->filemap, id, ctx->rank, j->ppath, meta);
+    kvtree_delete(&meta);
+    return 0;
+}
+
+/* one piece of the encode: products into send, reduce-scatter, write */
+static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
+                           unsigned char *send, unsigned char *recv, unsigned char *data,
+                           scr_error_t *err)
+{
+    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
+    size_t block = (size_t)j->m * (size_t)len;
+    /* blocks of the stripes whose parity I hold get nothing from me */
+    for (int p = 0; p < j->m; p++)
+        for (int r = 0; r < j->n; r++) {
+            int s = (r - p + j->n) % j->n;
+            if ((j->i - s + j->n) % j->n < j->m)
+                memset(send + (size_t)r * block + (size_t)p * (size_t)len, 0,
+                       (size_t)len);
+        }
+    int rc = 0;
+    for (int q = 0; q < j->k; q++) {
+        int s, t;
+        ec_slot_symbol(&j->code, j->i, q, &s, &t);
+        if (rc == 0 &&
+            io_read_pad_n(&cat, data, (size_t)len, (uint64_t)q * j->chunk + off, err) < 0)
+            rc = -1;
+        unsigned char *outs[32];
+        for (int p = 0; p < j->m; p++)
+            outs[p] = send + (size_t)ec_holder(&j->code, s, j->k + p) * block +
+                      (size_t)p * (size_t)len;
+        ec_encode_part(&j->code, t, len, data, outs);
+    }
+    MPI_Reduce_scatter_block(send, recv, (int)block, MPI_BYTE, MPI_BXOR, comm);
+    for (int p = 0; p < j->m && rc == 0; p++)
+        if (io_pwrite_full(j->pfd, recv + (size_t)p * (size_t)len, (size_t)len,
+                           (off_t)(j->data_off + (uint64_t)p * j->chunk + off)) < 0)
+            rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    return rc;
+}
+
+static int ec_encode(ec_job_t *j, MPI_Comm comm, size_t bufsize, scr_error_t *err)
+{
+    int len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
+    unsigned char *send = malloc((size_t)j->n * (size_t)j->m * (size_t)(len ? len : 1));
+    unsigned char *recv = malloc((size_t)j->m * (size_t)(len ? len : 1));
+    unsigned char *data = malloc((size_t)(len ? len : 1));
+    if (!send || !recv || !data)
+        MPI_Abort(comm, 1);
+    int rc = 0;
+    for (uint64_t off = 0; off < j->chunk; off += (uint64_t)len) {
+        int n = (int)(j->chunk - off < (uint64_t)len ? j->chunk - off : (uint64_t)len);
+        /* keep going after an error so the collective completes everywhere */
+        if (ec_encode_piece(j, comm, off, n, send, recv, data, rc ? NULL : err) < 0)
+            rc = -1;
+    }
+    free(send);
+    free(recv);
+    free(data);
+    return rc;
+}
+
+int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+                 scr_error_t *err)
+{
+    ec_job_t j;
+    if (ec_job_init(&j, rd, dsetdir) < 0)
+        return errprintf(err, "bad %s set of %d with %d failures",
+                         desc_type_name(rd->type), rd->set_size, rd->failures);
+    kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank);
+    kvtree_t *cur = ec_current(ctx->rank, list);
+    j.metas = kvtree_new();
+    kvtree_allgather(cur, j.metas, rd->comm);
+    kvtree_delete(&cur);
+    uint64_t max = 0;
+    for (int s = 0; s < j.n; s++) {
+        uint64_t size = ec_logical_size(kvtree_getf(j.metas, "%d", s));
+        max = size > max ? size : max;
+    }
+    j.chunk = (max + (uint64_t)j.k - 1) / (uint64_t)j.k;
+    int ok = xfer_open(list, NULL, &j.files, err) == 0;
+    ok = ok && ec_write_header(ctx, rd, &j, id,
+                               filemap_get_desc(ctx->filemap, id, "DSETDESC"), err) == 0;
+    /* every member must take part in every piece, ready or not */
+    int all = red_all(rd->comm, ok);
+    if (all && ec_encode(&j, rd->comm, ctx->buf_size, err) < 0)
+        ok = 0;
+    if (all && ok && ec_record_parity(ctx, rd, &j, id, err) < 0)
+        ok = 0;
+    kvtree_delete(&list);
+    ec_job_free(&j);
+    return all && ok ? 0 : -1;
+}
+
+/* ---- recovery ---- */
+
+/* read the header image at the front of a redundancy file */
+static int ec_read_header(const char *path, kvtree_t *h, int *fd, uint64_t *data_off,
+                          scr_error_t *err)
+{
+    unsigned char hdr[KVTREE_FILE_HEADER_SIZE];
+    *fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (*fd < 0)
+        return errprintf(err, "open %s: %s", path, strerror(errno));
+    if (io_read_full(*fd, hdr, sizeof(hdr)) != (ssize_t)sizeof(hdr))
+        return errprintf(err, "%s: truncated redundancy header", path);
+    uint64_t size = 0;
+    for (int b = 8; b < 16; b++)
+        size = (size << 8) | hdr[b];
+    if (size < sizeof(hdr) || size > (64u << 20))
+        return errprintf(err, "%s: bad redundancy header size %llu", path,
+                         (unsigned long long)size);
+    unsigned char *buf = malloc(size);
+    if (!buf)
+        return errprintf(err, "out of memory");
+    int rc = 0;
+    if (io_pread_full(*fd, buf, size, 0) != (ssize_t)size)
+        rc = errprintf(err, "%s: truncated redundancy header", path);
+    else
+        rc = kvtree_read_buf(buf, size, path, h, err);
+    free(buf);
+    *data_off = size;
+    return rc;
+}
+
+/* what a survivor knows: META of itself and its left neighbours, CHUNK, DSET */
+static kvtree_t *ec_knowledge(ec_job_t *j, const kvtree_t *h)
+{
+    kvtree_t *k = kvtree_new();
+    kvtree_set(k, "DSET", kvtree_dup(kvtree_get(h, "DSET")));
+    kvtree_util_set_u64(k, "CHUNK", j->chunk);
+    kvtree_setf(k, kvtree_dup(kvtree_get(h, "CURRENT")), "META %d", j->i);
+    kvtree_setf(k, kvtree_dup(kvtree_get(h, "PARTNER")), "META %d",
+                (j->i + j->n - 1) % j->n);
+    for (int d = 2; d <= j->m; d++)
+        kvtree_setf(k, kvtree_dup(kvtree_getf(h, "PARTNERS %d", d)), "META %d",
+                    (j->i + j->n - d) % j->n);
+    return k;
+}
+
+/* survivors open their files and header; everyone learns metas and chunk */
+static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
+                               int lost, kvtree_t *dset, scr_error_t *err)
+{
+    kvtree_t *mine = kvtree_new(), *all = kvtree_new();
+    int ok = 1;
+    if (!lost) {
+        kvtree_t *h = kvtree_new(), *list = red_user_files(ctx->filemap, id, ctx->rank);
+        ok = ec_read_header(j->ppath, h, &j->pfd, &j->data_off, err) == 0 &&
+             kvtree_util_get_u64(h, "CHUNK", &j->chunk) == 0 &&
+             xfer_open(list, NULL, &j->files, err) == 0;
+        if (ok) {
+            kvtree_delete(&mine);
+            mine = ec_knowledge(j, h);
+        }
+        kvtree_delete(&h);
+        kvtree_delete(&list);
+    }
+    kvtree_allgather(mine, all, rd->comm);
+    j->metas = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(all); e; e = kvtree_elem_next(e)) {
+        kvtree_t *k = kvtree_elem_tree(e);
+        kvtree_t *metas = kvtree_get(k, "META");
+        for (kvtree_elem_t *m = kvtree_first(metas); m; m = kvtree_elem_next(m))
+            if (!kvtree_get(j->metas, kvtree_elem_key(m)))
+                kvtree_set(j->metas, kvtree_elem_key(m), kvtree_dup(kvtree_elem_tree(m)));
+        if (kvtree_get(k, "DSET") && kvtree_size(dset) == 0)
+            kvtree_merge(dset, kvtree_get(k, "DSET"));
+        if (lost)
+            kvtree_util_get_u64(k, "CHUNK", &j->chunk);
+    }
+    if (lost && !kvtree_getf(j->metas, "%d", j->i))
+        ok = errprintf(err, "no surviving record of rank %d's files", ctx->rank) == 0;
+    kvtree_delete(&mine);
+    kvtree_delete(&all);
+    return ok ? 0 : -1;
+}
+
+/* a lost process recreates its files (empty) and its redundancy header */
+static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
+                           const char *dsetdir, const kvtree_t *dset, kvtree_t **list,
+                           scr_error_t *err)
+{
+    kvtree_t *files = kvtree_getf(j->metas, "%d FILE", j->i);
+    *list = kvtree_dup(files);
+    if (!*list)
+        *list = kvtree_new();
+    kvtree_t *meta = kvtree_new();
+    kvtree_util_set_str(meta, "TYPE", FM_TYPE_USER);
+    kvtree_util_set_int(meta, "COMPLETE", 0);
+    for (kvtree_elem_t *e = kvtree_first(*list); e; e = kvtree_elem_next(e)) {
+        char *p = NULL;
+        const char *rel = kvtree_get_val(kvtree_elem_tree(e), "REL");
+        if (rel && asprintf(&p, "%s/%s", dsetdir, rel) >= 0)
+            filemap_add_file(ctx->filemap, id, ctx->rank, p, meta);
+        free(p);
+    }
+    kvtree_delete(&meta);
+    filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
+    if (xfer_open(*list, dsetdir, &j->files, err) < 0)
+        return -1;
+    return ec_write_header(ctx, rd, j, id, dset, err);
+}
+
+/* one piece of recovery: survivors' products to the lost processes' slots */
+static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, const ec_plan_t *plans,
+                            const int *lost, const int *lidx, int nlost, uint64_t off,
+                            int len, unsigned char *send, unsigned char *recv,
+                            unsigned char *sym, scr_error_t *err)
+{
+    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
+    size_t region = (size_t)j->n * (size_t)len;
+    int rc = 0, counts[256];
+    memset(send, 0, (size_t)nlost * region);
+    for (int r = 0; r < j->n; r++)
+        counts[r] = lost[r] ? (int)region : 0;
+    for (int slot = 0; slot < j->n && !lost[j->i]; slot++) {
+        int s, t;
+        ec_slot_symbol(&j->code, j->i, slot, &s, &t);
+        int u = ec_plan_chosen_index(&j->code, &plans[s], t);
+        if (u < 0)
+            continue;
+        if (slot < j->k) {
+            if (io_read_pad_n(&cat, sym, (size_t)len, (uint64_t)slot * j->chunk + off,
+                              err) < 0)
+                rc = -1;
+        } else if (io_pread_full(
+                       j->pfd, sym, (size_t)len,
+                       (off_t)(j->data_off + (uint64_t)(slot - j->k) * j->chunk + off)) !=
+                   len) {
+            rc = errprintf(err, "read %s: short read", j->ppath);
+        }
+        unsigned char *outs[32];
+        for (int x = 0; x < plans[s].ntargets; x++) {
+            int tt = plans[s].targets[x];
+            outs[x] = send + (size_t)lidx[ec_holder(&j->code, s, tt)] * region +
+                      (size_t)ec_symbol_slot(&j->code, s, tt) * (size_t)len;
+        }
+        ec_decode_part(&plans[s], u, len, sym, outs);
+    }
+    MPI_Reduce_scatter(send, recv, counts, MPI_BYTE, MPI_BXOR, comm);
+    for (int slot = 0; slot < j->n && lost[j->i] && rc == 0; slot++) {
+        unsigned char *piece = recv + (size_t)slot * (size_t)len;
+        if (slot < j->k)
+            rc = io_write_pad_n(&cat, piece, (size_t)len, (uint64_t)slot * j->chunk + off,
+                                err);
+        else if (io_pwrite_full(
+                     j->pfd, piece, (size_t)len,
+                     (off_t)(j->data_off + (uint64_t)(slot - j->k) * j->chunk + off)) < 0)
+            rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    }
+    return rc;
+}
+
+static int ec_recover_data(ec_job_t *j, MPI_Comm comm, const int *lost, int nlost,
+                           size_t bufsize, scr_error_t *err)
+{
+    ec_plan_t *plans = calloc((size_t)j->n, sizeof(ec_plan_t));
+    int lidx[256], x = 0, rc = 0;
+    for (int r = 0; r < j->n; r++)
+        lidx[r] = lost[r] ? x++ : -1;
+    if (!plans || ec_plan_create(&j->code, lost, plans) < 0) {
+        free(plans);
+        return errprintf(err, "cannot plan the recovery");
+    }
+    int len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
+    size_t cap = (size_t)(len ? len : 1);
+    unsigned char *send = malloc((size_t)nlost * (size_t)j->n * cap);
+    unsigned char *recv = malloc((size_t)j->n * cap), *sym = malloc(cap);
+    if (!send || !recv || !sym)
+        MPI_Abort(comm, 1);
+    for (uint64_t off = 0; off < j->chunk; off += (uint64_t)len) {
+        int n = (int)(j->chunk - off < (uint64_t)len ? j->chunk - off : (uint64_t)len);
+        if (ec_recover_piece(j, comm, plans, lost, lidx, nlost, off, n, send, recv, sym,
+                             rc ? NULL : err) < 0)
+            rc = -1;
+    }
+    ec_plan_free(&j->code, plans);
+    free(plans);
+    free(send);
+    free(recv);
+    free(sym);
+    return rc;
+}
+
+/* a rebuilt process checks sizes and CRCs and records its files */
+static int ec_finish_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
+                          kvtree_t *list, scr_error_t *err)
+{
+    for (int f = 0; f < j->files.n; f++) {
+        kvtree_t *meta = kvtree_getf(list, "%d", f);
+        uint32_t want, got;
+        if (ftruncate(j->files.fds[f], (off_t)j->files.sizes[f]) < 0 ||
+            fsync(j->files.fds[f]) < 0)
+            return errprintf(err, "write %s: %s", j->files.names[f], strerror(errno));
+        if (io_file_crc(j->files.names[f], &got, NULL, err) < 0)
+            return -1;
+        if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != got)
+            return errprintf(err, "%s: rebuilt data has CRC32 0x%08x, expected 0x%08x",
+                             j->files.names[f], got, want);
+        kvtree_t *m = kvtree_dup(meta);
+        kvtree_unset(m, "PATH");
+        kvtree_util_set_int(m, "COMPLETE", 1);
+        filemap_add_file(ctx->filemap, id, ctx->rank, j->files.names[f], m);
+        kvtree_delete(&m);
+    }
+    kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", j->files.n);
+    return ec_record_parity(ctx, rd, j, id, err);
+}
+
+int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, int need,
+                   scr_error_t *err)
+{
+    ec_job_t j;
+    int lost[256], nlost = 0, ok = 1;
+    if (ec_job_init(&j, rd, dsetdir) < 0 || rd->set_size > 256)
+        return errprintf(err, "bad %s set", desc_type_name(rd->type));
+    MPI_Allgather(&need, 1, MPI_INT, lost, 1, MPI_INT, rd->comm);
+    for (int r = 0; r < j.n; r++)
+        nlost += lost[r] != 0;
+    if (nlost == 0 || nlost > j.m) {
+        ec_job_free(&j);
+        if (nlost > j.m)
+            return errprintf(err, "%s set %d lost %d of %d members and can rebuild %d",
+                             desc_type_name(rd->type), rd->set_id, nlost, j.n, j.m);
+        return 0;
+    }
+    kvtree_t *dset = kvtree_new(), *list = NULL;
+    ok = ec_gather_knowledge(ctx, rd, &j, id, need, dset, err) == 0;
+    if (need && ok)
+        ok = ec_prepare_lost(ctx, rd, &j, id, dsetdir, dset, &list, err) == 0;
+    if (red_all(rd->comm, ok)) {
+        ok = ec_recover_data(&j, rd->comm, lost, nlost, ctx->buf_size, err) == 0;
+        if (need && ok)
+            ok = ec_finish_lost(ctx, rd, &j, id, list, err) == 0;
+    } else if (ok) {
+        ok = errprintf(err, "another member of %s set %d cannot take part",
+                       desc_type_name(rd->type), rd->set_id) == 0;
+    }
+    kvtree_delete(&list);
+    kvtree_delete(&dset);
+    ec_job_free(&j);
+    return red_all(rd->comm, ok) ? 0 : -1;
+}

@@ -1,0 +1,64 @@
+/* red_partner.c - PARTNER: a full copy of every file on the right neighbour
+ * (guide 2.10.2).  The set holds one process per failure group, so a process
+ * and its partner do not fail together.  Copies live in
+ * <dataset>/.partner.<rank>/ and are recorded in the filemap under RANK
+ * <rank>; a restart finds them like any other copy of rank's files.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filemap.h"
+#include "red.h"
+#include "xfer.h"
+
+typedef struct {
+    scr_ctx_t *ctx;
+    int id;
+    int owner;
+    int complete;
+} partner_rec_t;
+
+/* record the partner copies (incomplete until they arrive) */
+static int partner_record(const kvtree_t *recv, const char *dir, void *arg)
+{
+    partner_rec_t *pr = arg;
+    kvtree_t *r = filemap_rank(pr->ctx->filemap, pr->id, pr->owner);
+    kvtree_unset(r, "FILE");
+    kvtree_util_set_int(r, "FILES", kvtree_size(recv));
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_dup(kvtree_elem_tree(e));
+        const char *path = pr->complete ? kvtree_get_val(m, "PATH") : NULL;
+        char *p = NULL;
+        if (!path && asprintf(&p, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0)
+            p = NULL;
+        kvtree_unset(m, "PATH");
+        kvtree_util_set_int(m, "COMPLETE", pr->complete);
+        filemap_add_file(pr->ctx->filemap, pr->id, pr->owner, path ? path : p, m);
+        kvtree_delete(&m);
+        free(p);
+    }
+    return pr->complete ? 0
+                        : filemap_write(pr->ctx->filemap_path, pr->ctx->filemap, NULL);
+}
+
+int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+                      scr_error_t *err)
+{
+    int n = rd->set_size;
+    int right = (rd->set_rank + 1) % n, left = (rd->set_rank + n - 1) % n;
+    int owner = rd->members[left];
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s/.partner.%d", dsetdir, owner);
+    kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank), *recv = kvtree_new();
+    partner_rec_t pr = {ctx, id, owner, 0};
+    int rc = xfer_files(rd->comm, right, list, left, dir, recv, ctx->buf_size,
+                        partner_record, &pr, err);
+    if (rc == 0) {
+        pr.complete = 1;
+        partner_record(recv, dir, &pr);
+    }
+    kvtree_delete(&list);
+    kvtree_delete(&recv);
+    return red_all(rd->comm, rc == 0) ? 0 : -1;
+}

@@ -1,0 +1,43 @@
+/* xfer.h - stream files between two processes over MPI.
+ *
+ * One call both sends a list of files to dest and receives a list from src
+ * (either may be MPI_PROC_NULL), so a ring of processes (PARTNER) or rounds
+ * of pairs (restart distribution) move data without deadlock.  Files flow as
+ * one logical concatenation in pieces of bufsize bytes.  The receiver writes
+ * below its own directory, only to safe relative paths, and checks each
+ * file's CRC32 against the sender's record.
+ *
+ * A file list is a kvtree "<index>" -> meta, where meta has PATH (the
+ * sender's local path), REL (path below the dataset directory), SIZE and
+ * optionally CRC.  The received list has the same form with PATH set to
+ * where the receiver put each file.
+ */
+#ifndef SCR_XFER_H
+#define SCR_XFER_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "kvtree.h"
+
+/* called with the received list, before any received file is created */
+typedef int (*xfer_hook_fn)(const kvtree_t *recv, const char *recv_dir, void *arg);
+
+int xfer_files(MPI_Comm comm, int dest, const kvtree_t *send, int src,
+               const char *recv_dir, kvtree_t *recv, size_t bufsize, xfer_hook_fn hook,
+               void *arg, scr_error_t *err);
+
+/* open every file of a list for reading (or writing below dir when dir is
+ * not NULL), filling an io concatenation; returns 0 or -1 */
+typedef struct {
+    int n;
+    int *fds;
+    const char **names;
+    uint64_t *sizes;
+} xfer_open_t;
+
+int xfer_open(const kvtree_t *list, const char *dir, xfer_open_t *o, scr_error_t *err);
+void xfer_close(xfer_open_t *o);
+
+#endif

@@ -339,7 +339,7 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
 {
     scr_ctx_t *ctx = rb->ctx;
     const char *key = NULL;
-    kvtree_t *h = rb_choose(rb, id, &key);
+    kvtree_t *h = dir ? rb_choose(rb, id, &key) : NULL;
     int holder = -1, local = 0, ok = h != NULL;
     if (h) {
         const char *host = kvtree_get_val(h, "HOST");
@@ -395,7 +395,8 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
                   id);
     filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
     filemap_set_desc(ctx->filemap, id, "REDDESC", red);
-    int have = ok && rb_distribute(rb, id, dir, err);
+    /* collective: every rank takes part, with or without a usable directory */
+    int have = rb_distribute(rb, id, ok ? dir : NULL, err) && ok;
     reddesc_t rd;
     scr_error_t e2;
     if (reddesc_from_kvtree(ctx, kvtree_size(red) ? red : NULL, &rd, ok ? err : &e2) < 0)

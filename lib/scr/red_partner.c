@@ -30,11 +30,15 @@ static int partner_record(const kvtree_t *recv, const char *dir, void *arg)
         kvtree_t *m = kvtree_dup(kvtree_elem_tree(e));
         const char *path = pr->complete ? kvtree_get_val(m, "PATH") : NULL;
         char *p = NULL;
-        if (!path && asprintf(&p, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0)
+        /* copy the path: it lives in m, which loses PATH below */
+        if (path)
+            p = strdup(path);
+        else if (asprintf(&p, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0)
             p = NULL;
         kvtree_unset(m, "PATH");
         kvtree_util_set_int(m, "COMPLETE", pr->complete);
-        filemap_add_file(pr->ctx->filemap, pr->id, pr->owner, path ? path : p, m);
+        if (p)
+            filemap_add_file(pr->ctx->filemap, pr->id, pr->owner, p, m);
         kvtree_delete(&m);
         free(p);
     }

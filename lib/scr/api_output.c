@@ -57,7 +57,7 @@ static kvtree_t *out_dsetdesc(scr_ctx_t *ctx)
 static int out_begin(scr_ctx_t *ctx, scr_error_t *err)
 {
     const store_t *st = &ctx->stores[ctx->out.rd->store];
-    cache_evict(ctx, st);
+    cache_evict(ctx, st, 1);
     cache_dset_dir(st, ctx->out.id, ctx->out.dir, sizeof(ctx->out.dir));
     kvtree_t *d = out_dsetdesc(ctx), *r = reddesc_to_kvtree(ctx, ctx->out.rd);
     filemap_set_desc(ctx->filemap, ctx->out.id, "DSETDESC", d);
@@ -288,6 +288,7 @@ int SCR_Complete_output(int valid)
             log_err("dataset %d (%s) is invalid and was not kept", id, ctx->out.name);
         cache_delete_dset(ctx, id);
     } else {
+        cache_evict(ctx, &ctx->stores[ctx->out.rd->store], 0);
         log_dbg(1, "dataset %d (%s): %llu bytes in %.3f s, %s", id, ctx->out.name,
                 (unsigned long long)total, secs, desc_type_name(ctx->out.rd->type));
     }

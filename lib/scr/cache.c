@@ -42,27 +42,47 @@ static int dset_in_store(const scr_ctx_t *ctx, int id, const store_t *st)
     return dir && path_is_under(dir, st->dir);
 }
 
-void cache_evict(scr_ctx_t *ctx, const store_t *st)
+/* newest complete checkpoint in store st, or -1 */
+static int newest_complete(const scr_ctx_t *ctx, const store_t *st, const int *ids, int n)
 {
-    int n = 0, *ids = NULL, victims[64], nvictims = 0;
-    if (ctx->rank == 0 && filemap_list_dsets(ctx->filemap, &n, &ids) == 0) {
-        int held = 0;
-        for (int i = 0; i < n; i++)
-            held += dset_in_store(ctx, ids[i], st);
-        for (int i = 0; i < n && held >= st->count && nvictims < 64; i++) {
-            kvtree_t *d = filemap_get_desc(ctx->filemap, ids[i], "DSETDESC");
-            int flushing = 0;
-            kvtree_util_get_int(d, "FLUSHING", &flushing);
-            if (!dset_in_store(ctx, ids[i], st) || flushing)
-                continue;
-            victims[nvictims++] = ids[i];
-            held--;
-        }
-        if (held >= st->count)
-            log_warn("store %s holds %d datasets (COUNT=%d) and none can be evicted",
-                     st->base, held, st->count);
+    for (int i = n - 1; i >= 0; i--) {
+        kvtree_t *d = filemap_get_desc(ctx->filemap, ids[i], "DSETDESC");
+        int complete = 0, flags = 0;
+        kvtree_util_get_int(d, "COMPLETE", &complete);
+        kvtree_util_get_int(d, "FLAGS", &flags);
+        if (dset_in_store(ctx, ids[i], st) && complete && (flags & 1))
+            return ids[i];
+    }
+    return -1;
+}
+
+/* rank 0 picks the oldest datasets until at most count - room remain */
+static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *victims)
+{
+    int n = 0, *ids = NULL, nv = 0, held = 0;
+    if (filemap_list_dsets(ctx->filemap, &n, &ids) < 0)
+        return 0;
+    int keep = room ? newest_complete(ctx, st, ids, n) : -1;
+    for (int i = 0; i < n; i++)
+        held += dset_in_store(ctx, ids[i], st);
+    for (int i = 0; i < n && held > st->count - room && nv < 64; i++) {
+        int flushing = 0;
+        kvtree_util_get_int(filemap_get_desc(ctx->filemap, ids[i], "DSETDESC"),
+                            "FLUSHING", &flushing);
+        if (!dset_in_store(ctx, ids[i], st) || flushing || ids[i] == keep)
+            continue;
+        victims[nv++] = ids[i];
+        held--;
     }
     free(ids);
+    return nv;
+}
+
+void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
+{
+    int victims[64], nvictims = 0;
+    if (ctx->rank == 0)
+        nvictims = evict_pick(ctx, st, room, victims);
     MPI_Bcast(&nvictims, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
     for (int i = 0; i < nvictims; i++) {

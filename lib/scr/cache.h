@@ -12,9 +12,12 @@ void cache_dset_dir(const store_t *st, int id, char *buf, size_t len);
 int cache_path_ok(const scr_ctx_t *ctx, const char *path);
 /* delete this process's files of dataset id and forget the dataset */
 void cache_delete_dset(scr_ctx_t *ctx, int id);
-/* Collective: make room in st for one more dataset by deleting the oldest
- * ones; datasets marked FLUSHING are never evicted. */
-void cache_evict(scr_ctx_t *ctx, const store_t *st);
+/* Collective: delete the oldest datasets of st until at most COUNT - room
+ * remain.  Datasets marked FLUSHING are never evicted, and when making room
+ * for a new dataset (room 1) neither is the newest complete checkpoint: a
+ * crash while the new one is written must leave something to restart from.
+ * After a checkpoint completes, room 0 trims the store back to COUNT. */
+void cache_evict(scr_ctx_t *ctx, const store_t *st, int room);
 /* the newest complete checkpoint in cache with id < below (-1: none),
  * skipping datasets whose restart failed */
 int cache_newest_ckpt(const scr_ctx_t *ctx, int below);

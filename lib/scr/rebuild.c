@@ -375,13 +375,31 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
     return ok;
 }
 
-/* one dataset: distribute, recover, restore redundancy.  Collective. */
+/* One dataset: distribute, recover, restore redundancy.  Collective.
+ * Returns 0, -1 (cannot be rebuilt) or -2 (never completed). */
 static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
 {
     scr_ctx_t *ctx = rb->ctx;
     kvtree_t *red = kvtree_dup(rb_any_desc(rb, id, "REDDESC"));
     kvtree_t *dset = kvtree_dup(rb_any_desc(rb, id, "DSETDESC"));
     filemap_remove_dset(ctx->filemap, id);
+    /* complete if any rank recorded it so: that rank saw every rank succeed */
+    int complete = 0, any;
+    kvtree_util_get_int(dset, "COMPLETE", &complete);
+    MPI_Allreduce(&complete, &any, 1, MPI_INT, MPI_MAX, ctx->comm);
+    if (!any) {
+        const char *name = kvtree_get_val(dset, "NAME");
+        errprintf(err, "dataset %d (%s) was never completed", id, name ? name : "?");
+        /* every copy on the node goes, then the (now empty) directories */
+        kvtree_t *none = kvtree_new();
+        if (kvtree_size(rb->inv) > 0)
+            rb_drop_copies(rb, id, none, 0);
+        kvtree_delete(&none);
+        filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
+        kvtree_delete(&red);
+        kvtree_delete(&dset);
+        return -2;
+    }
     rb_share_descs(rb, red, dset);
     const char *dir = kvtree_get_val(dset, "DIR");
     int ok = dir && cache_path_ok(ctx, dir);
@@ -414,7 +432,10 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
     reddesc_free(&rd);
     kvtree_delete(&red);
     kvtree_delete(&dset);
-    return red_all(ctx->comm, ok) ? 0 : -1;
+    if (!red_all(ctx->comm, ok))
+        return -1;
+    kvtree_util_set_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE", 1);
+    return 0;
 }
 
 /* the lowest failing rank's reason, printed once */
@@ -473,13 +494,18 @@ int rebuild_cache(scr_ctx_t *ctx)
     while ((id = rb_next_id(&rb, id)) >= 0) {
         scr_error_t err = {""};
         int rebuilt = 0;
-        if (rb_dataset(&rb, id, &rebuilt, &err) == 0) {
+        int rc = rb_dataset(&rb, id, &rebuilt, &err);
+        if (rc == 0) {
             kept++;
             const char *name =
                 kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
             if (ctx->rank == 0)
                 log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt",
                         id, name ? name : "?", rebuilt, rebuilt == 1 ? "" : "s");
+        } else if (rc == -2) {
+            if (ctx->rank == 0)
+                log_msg("%s; deleting it from cache", err.text);
+            cache_delete_dset(ctx, id);
         } else {
             rb_report(ctx, id, err.text[0] != '\0', &err);
             cache_delete_dset(ctx, id);

@@ -349,7 +349,9 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         free(p);
     }
     kvtree_delete(&meta);
-    filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
+    /* the header's copy predates completion: keep the restart's own */
+    if (!filemap_get_desc(ctx->filemap, id, "DSETDESC"))
+        filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
     if (xfer_open(*list, dsetdir, &j->files, err) < 0)
         return -1;
     return ec_write_header(ctx, rd, j, id, dset, err);

@@ -1,0 +1,55 @@
+# lib.sh - shared by the simulated-node test scripts (source it).
+# Provides: sim_setup NODES, sim_run HOSTS ARGS... (mpirun of the example or
+# any program with the job's SCR settings), check NAME CMD..., finish.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+simnode=$here/simnode
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+pass=0 fail=0
+sim_dir="" pfs=""
+SIM_ENV=()
+
+check() { # check NAME COMMAND...: pass if the command succeeds
+	local name=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); echo "ok - $name"
+	else fail=$((fail + 1)); echo "not ok - $name"; fi
+}
+
+has() { # has FILE PATTERN: grep -E, printing the file when it fails
+	grep -Eq -- "$2" "$1" || { echo "--- $1 lacks /$2/:"; sed 's/^/    /' "$1" | tail -20; return 1; }
+}
+
+hasnt() {
+	! grep -Eq -- "$2" "$1" || { echo "--- $1 has /$2/:"; grep -E -- "$2" "$1" | head -5; return 1; }
+}
+
+sim_cleanup() {
+	[ -n "$sim_dir" ] && "$simnode" stop "$sim_dir"
+	[ -n "$pfs" ] && rm -rf "$pfs"
+	sim_dir="" pfs=""
+}
+
+sim_setup() { # sim_setup NODES: fresh nodes and an empty prefix (the PFS)
+	sim_cleanup
+	local base=${SCR_SIM_BASE:-/var/tmp}
+	sim_dir=$(mktemp -d "$base/scr-sim.XXXXXX")
+	pfs=$(mktemp -d "$base/scr-pfs.XXXXXX")
+	trap sim_cleanup EXIT
+	"$simnode" start "$sim_dir" "$1"
+}
+
+# sim_run OUT HOSTS PROGRAM ARGS...: run 8 ranks (or SIM_NP) in the prefix;
+# output in OUT; returns mpirun's status.  SIM_ENV holds -x KEY=VAL pairs.
+sim_run() {
+	local out=$1 hosts=$2
+	shift 2
+	(cd "$pfs" && timeout "${SIM_TIMEOUT:-120}" "$simnode" mpirun "$sim_dir" \
+		-np "${SIM_NP:-8}" --host "$hosts" -x SCR_JOB_ID=4242 "${SIM_ENV[@]}" "$@") \
+		>"$out" 2>&1
+}
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}

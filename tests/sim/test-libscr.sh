@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# test-libscr.sh EXAMPLE SCHEME: libscr on simulated nodes with real Open MPI.
+# 8 ranks on node1-4, node5 spare.  Several files per rank, ranks writing no
+# files, sizes from 0 bytes to tens of MiB.  Scenarios:
+#  (a) rerun on the same nodes: restart from cache, every byte verified
+#  (b) node3 lost and wiped, rerun on survivors + spare: PARTNER/XOR/RS restart
+#      from the rebuilt cache, SINGLE reports the loss
+#  (c) two nodes of one set lost: XOR says it cannot recover (no hang), RS
+#      with SET_FAILURES=2 rebuilds
+#  (d) one flipped byte in a cached file: caught by CRC32, repaired (SINGLE
+#      falls back to the older checkpoint)
+#  (e) every rank killed in the middle of a checkpoint: the next run restarts
+#      from the previous complete one
+source "$(dirname "$0")/lib.sh"
+ex=$(readlink -f "$1") scheme=$2
+out=$(mktemp -d)
+trap 'sim_cleanup; rm -rf "$out"' EXIT
+ALL=node1:2,node2:2,node3:2,node4:2
+SURV=node1:2,node2:2,node4:2,node5:2
+SIM_ENV=(-x SCR_COPY_TYPE="$scheme" -x SCR_SET_SIZE=4 -x SCR_SET_FAILURES=2
+	-x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1)
+redundant=1
+[ "$scheme" = SINGLE ] && redundant=0
+big=$((20 * 1024 * 1024))
+
+# ---- (a) and (b) ----
+sim_setup 5
+check "$scheme: first run writes checkpoints up to step 6 (files up to 20 MiB)" \
+	sim_run "$out/a1" "$ALL" "$ex" --steps 6 --files 3 --size $big --expect-restart 0
+check "$scheme (a): rerun restarts from cache at step 6" \
+	sim_run "$out/a2" "$ALL" "$ex" --steps 8 --files 3 --size $big --expect-restart 6
+check "$scheme (a): nothing needed rebuilding" has "$out/a2" "dataset 3 \(step.6\) ready, 0 ranks rebuilt"
+check "$scheme (a): every byte verified" has "$out/a2" "restarted from step.6, every byte verified"
+"$simnode" kill "$sim_dir" node3
+"$simnode" wipe "$sim_dir" node3
+if [ $redundant = 1 ]; then
+	check "$scheme (b): after losing node3, restart on survivors + spare at step 8" \
+		sim_run "$out/b" "$SURV" "$ex" --steps 10 --files 3 --size $big --expect-restart 8
+	check "$scheme (b): restarted from the rebuilt cache" \
+		has "$out/b" "restart from cache: dataset 4 \(step.8\) ready"
+	check "$scheme (b): every byte verified" has "$out/b" "restarted from step.8, every byte verified"
+	check "$scheme (b): relaunched job checkpoints again" has "$out/b" "checkpoint step.10 complete"
+else
+	check "$scheme (b): after losing node3, the run starts over" \
+		sim_run "$out/b" "$SURV" "$ex" --steps 4 --files 3 --size 65536 --expect-restart 0
+	check "$scheme (b): the loss is reported" \
+		has "$out/b" "dataset 4 cannot be rebuilt from cache: the files of rank [45] are lost"
+fi
+
+# ---- (c) two nodes of every set lost ----
+sim_setup 5
+check "$scheme (c): first run" sim_run "$out/c1" "$ALL" "$ex" --steps 4 --size 300000
+for n in node1 node2; do
+	"$simnode" kill "$sim_dir" $n
+	"$simnode" wipe "$sim_dir" $n
+done
+THREE=node3:3,node4:3,node5:2
+if [ "$scheme" = RS ]; then
+	check "$scheme (c): two lost nodes per set are rebuilt (SET_FAILURES=2)" \
+		sim_run "$out/c2" "$THREE" "$ex" --steps 6 --size 300000 --expect-restart 4
+	check "$scheme (c): four ranks rebuilt" has "$out/c2" "dataset 2 \(step.4\) ready, 4 ranks rebuilt"
+else
+	check "$scheme (c): no hang, the run starts over" \
+		sim_run "$out/c2" "$THREE" "$ex" --steps 2 --size 300000 --expect-restart 0
+	check "$scheme (c): the loss is reported" has "$out/c2" "dataset 2 cannot be rebuilt from cache"
+	[ "$scheme" = XOR ] && check "$scheme (c): XOR explains it" \
+		has "$out/c2" "XOR set [0-9]+ lost 2 of 4 members and can rebuild 1"
+fi
+
+# ---- (d) a flipped byte ----
+sim_setup 5
+check "$scheme (d): first run" sim_run "$out/d1" "$ALL" "$ex" --steps 4 --size 300000
+victim=$(find "/dev/shm/scr-sim.$(basename "$sim_dir")/node2" -path '*scr.dataset.2/ckpt/rank_2_f1.dat')
+check "$scheme (d): found rank 2's cached file" test -n "$victim"
+printf '\xff' | dd of="$victim" bs=1 seek=1000 conv=notrunc status=none
+if [ $redundant = 1 ]; then
+	check "$scheme (d): restart at step 4 despite the damage" \
+		sim_run "$out/d2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 4
+else
+	check "$scheme (d): SINGLE falls back to step 2" \
+		sim_run "$out/d2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 2
+fi
+check "$scheme (d): the damage was caught by CRC32" has "$out/d2" "rank_2_f1.dat: CRC32 mismatch"
+
+# ---- (e) killed in the middle of a checkpoint ----
+sim_setup 4
+sim_run "$out/e1" "$ALL" "$ex" --steps 6 --size 300000 --die-in-ckpt 6
+rc=$?
+check "$scheme (e): the job died in checkpoint 6 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+check "$scheme (e): checkpoint 4 had completed" has "$out/e1" "checkpoint step.4 complete"
+check "$scheme (e): next run restarts from step 4" \
+	sim_run "$out/e2" "$ALL" "$ex" --steps 8 --size 300000 --expect-restart 4
+check "$scheme (e): the partial checkpoint is discarded" \
+	has "$out/e2" "dataset 3 \(step.6\) was never completed"
+finish

@@ -36,6 +36,13 @@ static const char *desc_attr(const scr_ctx_t *ctx, const kvtree_t *attrs, const 
     return v ? v : (param ? config_get(ctx->cfg, param, NULL) : NULL);
 }
 
+/* the name to quote for an attribute: the descriptor's key, or the parameter
+ * it fell back to */
+static const char *desc_name(const kvtree_t *attrs, const char *key, const char *param)
+{
+    return kvtree_get(attrs, key) || !param ? key : param;
+}
+
 static int desc_int(const char *what, const char *s, int min, int *out, scr_error_t *err)
 {
     long v;
@@ -119,31 +126,34 @@ static int rd_parse(scr_ctx_t *ctx, int index, const kvtree_t *attrs, reddesc_t 
     rd->index = index;
     rd->comm = MPI_COMM_NULL;
     const char *type = desc_attr(ctx, attrs, "TYPE", "SCR_COPY_TYPE");
+    const char *size_name = desc_name(attrs, "SET_SIZE", "SCR_SET_SIZE");
+    const char *fail_name = desc_name(attrs, "SET_FAILURES", "SCR_SET_FAILURES");
     if (desc_type_parse(type, &rd->type) < 0)
-        return errprintf(err, "unknown TYPE '%s' (use SINGLE, PARTNER, XOR or RS)", type);
+        return errprintf(err, "%s=%s: unknown type (use SINGLE, PARTNER, XOR or RS)",
+                         desc_name(attrs, "TYPE", "SCR_COPY_TYPE"), type);
     if (desc_int("INTERVAL", desc_attr(ctx, attrs, "INTERVAL", NULL) ?: "1", 1,
                  &rd->interval, err) < 0 ||
         desc_int("ENABLED", desc_attr(ctx, attrs, "ENABLED", NULL) ?: "1", 0,
                  &rd->enabled, err) < 0 ||
-        desc_int("SET_SIZE", desc_attr(ctx, attrs, "SET_SIZE", "SCR_SET_SIZE"), 1,
+        desc_int(size_name, desc_attr(ctx, attrs, "SET_SIZE", "SCR_SET_SIZE"), 1,
                  &rd->set_size_cfg, err) < 0 ||
-        desc_int("SET_FAILURES",
-                 desc_attr(ctx, attrs, "SET_FAILURES", "SCR_SET_FAILURES"), 1,
+        desc_int(fail_name, desc_attr(ctx, attrs, "SET_FAILURES", "SCR_SET_FAILURES"), 1,
                  &rd->failures, err) < 0)
         return -1;
     if (rd->type != RED_RS)
         rd->failures = rd->type == RED_SINGLE ? 0 : 1;
     if (rd->type != RED_SINGLE && rd->set_size_cfg < 2)
-        return errprintf(err, "SET_SIZE=%d: %s needs sets of at least 2 processes",
+        return errprintf(err, "%s=%d: %s needs sets of at least 2 processes", size_name,
                          rd->set_size_cfg, desc_type_name(rd->type));
     if (rd->type == RED_RS && rd->failures >= rd->set_size_cfg)
-        return errprintf(err, "SET_FAILURES=%d must be smaller than SET_SIZE=%d",
-                         rd->failures, rd->set_size_cfg);
+        return errprintf(err, "%s=%d must be smaller than %s=%d", fail_name, rd->failures,
+                         size_name, rd->set_size_cfg);
     if (rd->type == RED_RS && rd->failures > 32)
-        return errprintf(err, "SET_FAILURES=%d: at most 32", rd->failures);
+        return errprintf(err, "%s=%d: at most 32", fail_name, rd->failures);
     const char *store = desc_attr(ctx, attrs, "STORE", "SCR_CACHE_BASE");
     if ((rd->store = store_find(ctx, store)) < 0)
-        return errprintf(err, "STORE=%s is not a configured store", store);
+        return errprintf(err, "%s=%s is not a configured store",
+                         desc_name(attrs, "STORE", "SCR_CACHE_BASE"), store);
     const char *group = desc_attr(ctx, attrs, "GROUP", "SCR_GROUP");
     if (strcmp(group, "NODE") != 0 && strcmp(group, "WORLD") != 0) {
         /* a GROUPS attribute name: some host must define it */

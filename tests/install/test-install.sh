@@ -35,6 +35,13 @@ EOC
 check "app builds with pkg-config" sh -c '"$2" $3 "$1/app.c" -o "$1/app" $(pkg-config --cflags --libs scr)' sh "$dest" "$cc" "$extra"
 libdir=$(pkg-config --variable=libdir scr)
 check "app runs against the installed library" env LD_LIBRARY_PATH="$libdir" "$dest/app"
+if command -v c++ >/dev/null; then
+	check "scr.h compiles and links as C++" sh -c 'c++ $4 "$1" -o "$2/cxxapp" $(pkg-config --cflags --libs scr) && LD_LIBRARY_PATH="$3" "$2/cxxapp"' \
+		sh "$(dirname "$0")/cxx_header.cpp" "$dest" "$libdir" "$extra"
+fi
+if [ -f "$dest/include/scr.mod" ]; then
+	check "Fortran module installed" test -f "$dest/include/scr.mod"
+fi
 check "installed scr runs" sh -c '"$1/bin/scr" --version | grep -q "^scr "' sh "$dest"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,62 @@
+! fortran_example.f90 - the Fortran binding end to end: configure, write a
+! checkpoint through SCR_ROUTE_FILE, and on the second run restart from it
+! and check the data.  Prints "fortran: ok" on rank 0 when all is well.
+program fortran_example
+  use mpi
+  use scr
+  implicit none
+  integer :: ierr, rank, flag, valid, ios
+  character(len=SCR_MAX_FILENAME) :: path, name, val
+  character(len=64) :: fname
+  integer :: data(100), i
+
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call SCR_CONFIG("SCR_CACHE_SIZE=2", val, ierr)
+  call SCR_CONFIG("SCR_CACHE_SIZE", val, ierr)
+  if (trim(val) /= "2") call fail("SCR_CONFIG query returned '" // trim(val) // "'")
+  call SCR_INIT(ierr)
+  if (ierr /= SCR_SUCCESS) call fail("SCR_INIT")
+  write (fname, '(a,i0,a)') 'fdata_', rank, '.bin'
+
+  call SCR_HAVE_RESTART(flag, name, ierr)
+  if (flag == 1) then
+    call SCR_START_RESTART(name, ierr)
+    call SCR_ROUTE_FILE(fname, path, ierr)
+    if (ierr /= SCR_SUCCESS) call fail("SCR_ROUTE_FILE at restart")
+    open (unit=10, file=trim(path), form='unformatted', access='stream', iostat=ios)
+    read (10, iostat=ios) data
+    close (10)
+    valid = 1
+    do i = 1, 100
+      if (data(i) /= rank * 1000 + i) valid = 0
+    end do
+    call SCR_COMPLETE_RESTART(valid, ierr)
+    if (ierr /= SCR_SUCCESS) call fail("restart data differs")
+    if (rank == 0) print '(a,a)', 'fortran: restarted from ', trim(name)
+  else
+    call SCR_START_OUTPUT("fckpt.1", SCR_FLAG_CHECKPOINT, ierr)
+    if (ierr /= SCR_SUCCESS) call fail("SCR_START_OUTPUT")
+    call SCR_ROUTE_FILE(fname, path, ierr)
+    if (ierr /= SCR_SUCCESS) call fail("SCR_ROUTE_FILE")
+    do i = 1, 100
+      data(i) = rank * 1000 + i
+    end do
+    open (unit=10, file=trim(path), form='unformatted', access='stream', status='replace')
+    write (10) data
+    close (10)
+    call SCR_COMPLETE_OUTPUT(1, ierr)
+    if (ierr /= SCR_SUCCESS) call fail("SCR_COMPLETE_OUTPUT")
+    if (rank == 0) print '(a)', 'fortran: wrote fckpt.1'
+  end if
+  call SCR_FINALIZE(ierr)
+  if (rank == 0) print '(a)', 'fortran: ok'
+  call MPI_FINALIZE(ierr)
+
+contains
+  subroutine fail(msg)
+    character(len=*), intent(in) :: msg
+    print '(a,i0,a,a)', 'fortran: rank ', rank, ': FAILED: ', msg
+    call MPI_ABORT(MPI_COMM_WORLD, 3, ierr)
+  end subroutine
+end program

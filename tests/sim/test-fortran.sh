@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# test-fortran.sh PROGRAM: the Fortran module on simulated nodes: a
+# checkpoint written from Fortran, then a restart that checks the data.
+source "$(dirname "$0")/lib.sh"
+prog=$(readlink -f "$1")
+out=$(mktemp -d)
+trap 'sim_cleanup; rm -rf "$out"' EXIT
+export SIM_NP=4
+sim_setup 2
+check "Fortran: checkpoint written" sim_run "$out/1" node1:2,node2:2 "$prog"
+check "Fortran: wrote fckpt.1" has "$out/1" "fortran: wrote fckpt.1"
+check "Fortran: restart run" sim_run "$out/2" node1:2,node2:2 "$prog"
+check "Fortran: restarted and verified" has "$out/2" "fortran: restarted from fckpt.1"
+check "Fortran: clean finish" has "$out/2" "fortran: ok"
+finish

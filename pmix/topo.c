@@ -111,12 +111,12 @@ static int topo_split(MPI_Comm comm, topo_t *topo)
     return 0;
 }
 
-int topo_create(MPI_Comm comm, topo_t *topo, char *err, int errlen)
+int topo_create(MPI_Comm comm, int use_pmix, topo_t *topo, char *err, int errlen)
 {
     memset(topo, 0, sizeof(*topo));
     topo->comm_node = MPI_COMM_NULL;
     topo->source = "pmix";
-    if (topo_from_pmix(topo) < 0) {
+    if (!use_pmix || topo_from_pmix(topo) < 0) {
         topo->source = "mpi";
         if (gethostname(topo->hostname, sizeof(topo->hostname) - 1) < 0)
             strcpy(topo->hostname, "unknown-host");

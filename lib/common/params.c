@@ -21,6 +21,8 @@ static const param_info_t table[] = {
     {"SCR_JOB_ID", NULL, 0, NULL, "job id when no scheduler provides one"},
     {"SCR_JOB_NAME", NULL, 0, NULL, "job name recorded in the log"},
     {"SCR_USER_NAME", NULL, 0, NULL, "user name (default: from the password database)"},
+    {"SCR_TOPOLOGY", "pmix", 0, NULL,
+     "where node topology comes from: pmix (falls back to mpi) or mpi"},
     /* storage */
     {"SCR_CNTL_BASE", "/dev/shm", PARAM_SYSTEM, NULL, "base of the control directory"},
     {"SCR_CACHE_BASES_ALLOWED", NULL, PARAM_SYSTEM, NULL,

@@ -145,7 +145,9 @@ static int init_body(scr_ctx_t *ctx)
     char terr[256];
     ctx->debug = config_get_int(ctx->cfg, "SCR_DEBUG", 0);
     log_set_debug(ctx->rank == 0 ? ctx->debug : 0);
-    int ok = topo_create(ctx->comm, &ctx->topo, terr, sizeof(terr)) == 0;
+    const char *src = config_get(ctx->cfg, "SCR_TOPOLOGY", NULL);
+    int ok = topo_create(ctx->comm, !src || strcmp(src, "mpi") != 0, &ctx->topo, terr,
+                         sizeof(terr)) == 0;
     if (!ok)
         errprintf(&err, "%s", terr);
     if (!scr_agree(ctx, ok, "SCR_Init", &err))

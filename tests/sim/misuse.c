@@ -88,6 +88,14 @@ static void in_run(void)
     check(v && strcmp(v, "3") == 0, "Config query after Init");
     free((void *)v);
     check(SCR_Get_version() && strstr(SCR_Get_version(), "SCR"), "Get_version");
+    /* SCR_CHECKPOINT_INTERVAL=3 was set before SCR_Init */
+    int f1 = -1, f2 = -1, f3 = -1, f4 = -1;
+    SCR_Need_checkpoint(&f1);
+    SCR_Need_checkpoint(&f2);
+    SCR_Need_checkpoint(&f3);
+    SCR_Need_checkpoint(&f4);
+    check(f1 == 0 && f2 == 0 && f3 == 1 && f4 == 0,
+          "SCR_CHECKPOINT_INTERVAL=3: every third call says yes");
 }
 
 static void disabled(void)

@@ -41,10 +41,21 @@ check "restart a node" "$simnode" start-node "$dir" node2
 check "6 ranks on 3 nodes after the restart" timeout 120 "$simnode" mpirun "$dir" -np 6 \
 	--host node1:2,node2:2,node4:2 "$smoke" 3
 
+holders=$(cat "$dir"/node*/pid)
+"$simnode" exec "$dir" node1 sleep 300 &
+sleeper=$!
+sleep 0.5
 "$simnode" stop "$dir"
 trap - EXIT
 check "stop removes the state" test ! -e "$dir" -a ! -e "/dev/shm/scr-sim.$(basename "$dir")"
-left=$(ps -eo args | grep -c '^sleep infinity$' || true)
-check "stop leaves no node processes (found $left)" test "$left" -eq 0
+left=0
+for p in $holders; do
+	# a zombie not yet reaped by its unshare parent is dead too
+	state=$(sed 's/^.*) \(.\).*/\1/' /proc/$p/stat 2>/dev/null)
+	[ "$(cat /proc/$p/comm 2>/dev/null)" = sleep ] && [ "$state" != Z ] && left=$((left + 1))
+done
+check "stop kills the nodes' holders (left: $left)" test "$left" -eq 0
+wait $sleeper 2>/dev/null
+check "stop kills processes running on the nodes" test $? -ne 0
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -84,6 +84,30 @@ static void in_run(void)
     check(SCR_Drop("first") == SCR_SUCCESS, "Drop");
     check(SCR_Have_restart(&flag, buf) == SCR_SUCCESS && !flag,
           "nothing left after Drop");
+    /* a failed restart offers the next older checkpoint */
+    const char *names[2] = {"older", "newer"};
+    for (int i = 0; i < 2; i++) {
+        SCR_Start_output(names[i], SCR_FLAG_CHECKPOINT);
+        snprintf(buf, sizeof(buf), "%s_%d.dat", names[i], rank);
+        SCR_Route_file(buf, path);
+        fp = fopen(path, "w");
+        if (fp)
+            fclose(fp);
+        check(SCR_Complete_output(1) == SCR_SUCCESS, "checkpoint for the restart test");
+    }
+    check(SCR_Current("newer") == SCR_SUCCESS, "Current newer");
+    check(SCR_Have_restart(&flag, buf) == SCR_SUCCESS && flag && !strcmp(buf, "newer"),
+          "Have_restart offers newer");
+    check(SCR_Start_restart(buf) == SCR_SUCCESS, "Start_restart newer");
+    check(SCR_Start_output("x", SCR_FLAG_CHECKPOINT) == SCR_FAILURE,
+          "Start_output in restart");
+    check(SCR_Complete_restart(rank != 1) == SCR_FAILURE, "one rank rejects the restart");
+    check(SCR_Have_restart(&flag, buf) == SCR_SUCCESS && flag && !strcmp(buf, "older"),
+          "the next Have_restart offers the older checkpoint");
+    check(SCR_Start_restart(buf) == SCR_SUCCESS && SCR_Complete_restart(1) == SCR_SUCCESS,
+          "restart from the older one succeeds");
+    check(SCR_Have_restart(&flag, buf) == SCR_SUCCESS && !flag,
+          "no restart after success");
     const char *v = SCR_Config("SCR_CHECKPOINT_INTERVAL");
     check(v && strcmp(v, "3") == 0, "Config query after Init");
     free((void *)v);

@@ -41,6 +41,7 @@ SIM_ENV=(-x SCR_CACHE_SIZE=4)
 check "misuse: every wrong call fails cleanly" sim_run "$out/misuse" "$HOSTS" "$misuse"
 check "misuse: all checks passed" has "$out/misuse" "misuse: [0-9]+ passed, 0 failed"
 check "misuse: messages name the call" has "$out/misuse" "SCR_Complete_output: called without"
+for n in node1 node2; do "$simnode" wipe "$sim_dir" $n; done
 SIM_ENV=(-x SCR_ENABLE=0)
 check "SCR_ENABLE=0: every call passes through" sim_run "$out/off" "$HOSTS" "$misuse" disabled
 check "SCR_ENABLE=0: all checks passed" has "$out/off" "misuse: [0-9]+ passed, 0 failed"

@@ -13,15 +13,75 @@ struct kvtree_elem {
     kvtree_elem_t *prev;
 };
 
+/* Trees with many keys (filemaps of many files, exchange results, rank2file
+ * maps) get an open-addressing index over their elements, so lookups stay
+ * O(1) and merges linear.  Small trees stay plain lists. */
+#define KVTREE_INDEX_MIN 32
+
 struct kvtree {
     kvtree_elem_t *head;
     kvtree_elem_t *tail;
     int count;
+    kvtree_elem_t **slots; /* NULL: no index */
+    size_t nslots;         /* power of two */
+    size_t used;           /* live + tombstones */
 };
+
+static kvtree_elem_t kvtree_tombstone;
 
 kvtree_t *kvtree_new(void)
 {
     return calloc(1, sizeof(kvtree_t));
+}
+
+static size_t kvtree_hash(const char *key)
+{
+    size_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+static void kvtree_index_drop(kvtree_t *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->nslots = t->used = 0;
+}
+
+static void kvtree_index_put(kvtree_t *t, kvtree_elem_t *e)
+{
+    size_t mask = t->nslots - 1, i = kvtree_hash(e->key) & mask;
+    while (t->slots[i] && t->slots[i] != &kvtree_tombstone)
+        i = (i + 1) & mask;
+    if (!t->slots[i])
+        t->used++;
+    t->slots[i] = e;
+}
+
+/* (re)build the index with room for twice the elements */
+static void kvtree_index_build(kvtree_t *t)
+{
+    size_t n = 64;
+    while (n < (size_t)t->count * 2 + 2)
+        n *= 2;
+    kvtree_index_drop(t);
+    if (!(t->slots = calloc(n, sizeof(*t->slots))))
+        return; /* without memory for an index, lookups stay linear */
+    t->nslots = n;
+    for (kvtree_elem_t *e = t->head; e; e = e->next)
+        kvtree_index_put(t, e);
+}
+
+static kvtree_elem_t **kvtree_index_slot(const kvtree_t *t, const char *key)
+{
+    size_t mask = t->nslots - 1, i = kvtree_hash(key) & mask;
+    while (t->slots[i]) {
+        if (t->slots[i] != &kvtree_tombstone && strcmp(t->slots[i]->key, key) == 0)
+            return &t->slots[i];
+        i = (i + 1) & mask;
+    }
+    return NULL;
 }
 
 static void kvtree_elem_free(kvtree_elem_t *e)
@@ -43,6 +103,7 @@ void kvtree_clear(kvtree_t *t)
     }
     t->head = t->tail = NULL;
     t->count = 0;
+    kvtree_index_drop(t);
 }
 
 void kvtree_delete(kvtree_t **t)
@@ -63,6 +124,10 @@ static kvtree_elem_t *kvtree_find(const kvtree_t *t, const char *key)
 {
     if (!t || !key)
         return NULL;
+    if (t->slots) {
+        kvtree_elem_t **slot = kvtree_index_slot(t, key);
+        return slot ? *slot : NULL;
+    }
     for (kvtree_elem_t *e = t->head; e; e = e->next) {
         if (strcmp(e->key, key) == 0)
             return e;
@@ -72,6 +137,11 @@ static kvtree_elem_t *kvtree_find(const kvtree_t *t, const char *key)
 
 static void kvtree_unlink(kvtree_t *t, kvtree_elem_t *e)
 {
+    if (t->slots) {
+        kvtree_elem_t **slot = kvtree_index_slot(t, e->key);
+        if (slot)
+            *slot = &kvtree_tombstone;
+    }
     if (e->prev)
         e->prev->next = e->next;
     else
@@ -94,6 +164,10 @@ static void kvtree_append(kvtree_t *t, kvtree_elem_t *e)
         t->head = e;
     t->tail = e;
     t->count++;
+    if (t->slots && (t->used + 1) * 10 < t->nslots * 7)
+        kvtree_index_put(t, e);
+    else if (t->count >= KVTREE_INDEX_MIN)
+        kvtree_index_build(t);
 }
 
 kvtree_t *kvtree_set(kvtree_t *t, const char *key, kvtree_t *sub)
@@ -231,6 +305,7 @@ static int kvtree_sort_by(kvtree_t *t, int (*cmp)(const void *, const void *))
     for (kvtree_elem_t *e = t->head; e; e = e->next)
         v[n++] = e;
     qsort(v, (size_t)n, sizeof(*v), cmp);
+    kvtree_index_drop(t);
     t->head = t->tail = NULL;
     t->count = 0;
     for (int i = 0; i < n; i++)

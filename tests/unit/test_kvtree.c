@@ -169,8 +169,45 @@ static void test_print(void)
     kvtree_delete(&t);
 }
 
+/* large trees use a hash index: lookups must survive unsets and sorts */
+static void test_large(void)
+{
+    kvtree_t *t = kvtree_new();
+    char key[32];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(key, sizeof(key), "k%d", i);
+        kvtree_set_kv_int(t, key, i);
+    }
+    int good = kvtree_size(t) == 20000;
+    for (int i = 0; i < 20000; i += 2) {
+        snprintf(key, sizeof(key), "k%d", i);
+        kvtree_unset(t, key);
+    }
+    for (int i = 0; i < 20000 && good; i++) {
+        snprintf(key, sizeof(key), "k%d", i);
+        good = (kvtree_get(t, key) != NULL) == (i % 2 == 1);
+    }
+    ok(good && kvtree_size(t) == 10000, "20000 keys, half unset: lookups right");
+    for (int i = 0; i < 20000; i += 2) {
+        snprintf(key, sizeof(key), "k%d", i);
+        kvtree_set(t, key, NULL);
+    }
+    kvtree_sort(t, KVTREE_SORT_DESCENDING);
+    good = kvtree_size(t) == 20000;
+    for (int i = 0; i < 20000 && good; i++) {
+        snprintf(key, sizeof(key), "k%d", i);
+        good = kvtree_get(t, key) != NULL;
+    }
+    ok(good, "re-set and sorted: every key found");
+    kvtree_t *d = kvtree_dup(t);
+    ok(kvtree_equal(t, d), "large dup is equal");
+    kvtree_delete(&d);
+    kvtree_delete(&t);
+}
+
 int main(void)
 {
+    test_large();
     test_basics();
     test_kv();
     test_sort_merge();

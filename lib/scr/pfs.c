@@ -1,0 +1,302 @@
+/* pfs.c - index, flush file and summary on the parallel file system */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io.h"
+#include "pfs.h"
+
+void pfs_meta_path(const char *prefix, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/.scr/%s", prefix, name);
+}
+
+void pfs_dset_name(int id, char *buf, size_t len)
+{
+    snprintf(buf, len, "scr.dataset.%d", id);
+}
+
+void pfs_dset_dir(const char *prefix, int id, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/scr.dataset.%d", prefix, id);
+}
+
+void pfs_timestamp(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+int pfs_update(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err)
+{
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (io_mkdir_p(dir, 0700, err) < 0)
+        return -1;
+    int fd;
+    kvtree_t *t = kvtree_new();
+    if (kvtree_lock_open_read(path, &fd, t, err) < 0) {
+        kvtree_delete(&t);
+        return -1;
+    }
+    int rc = fn(t, arg);
+    if (rc == 0)
+        rc = kvtree_write_close_unlock(path, &fd, t, err);
+    else {
+        kvtree_close_unlock(&fd);
+        rc = rc > 0 ? 0 : errprintf(err, "%s: update failed", path);
+    }
+    kvtree_delete(&t);
+    return rc;
+}
+
+typedef struct {
+    int id;
+    const char *dir;
+    const kvtree_t *dset;
+    int complete;
+    const char *mark;
+} index_arg_t;
+
+static int index_do_add(kvtree_t *t, void *arg)
+{
+    index_arg_t *a = arg;
+    kvtree_util_set_int(t, "VERSION", PFS_INDEX_VERSION);
+    kvtree_util_set_int(kvtree_setf(t, NULL, "DIR %s", a->dir), "DSET", a->id);
+    kvtree_t *d = kvtree_setf(t, NULL, "DSET %d DIR %s", a->id, a->dir);
+    kvtree_util_set_int(d, "COMPLETE", a->complete);
+    if (a->dset)
+        kvtree_set(d, "DSET", kvtree_dup(a->dset));
+    if (a->complete) {
+        char ts[64];
+        pfs_timestamp(ts, sizeof(ts));
+        kvtree_util_set_str(d, "FLUSHED", ts);
+        int flags = 0;
+        kvtree_util_get_int(kvtree_get(d, "DSET"), "FLAGS", &flags);
+        if (flags & 1)
+            kvtree_util_set_str(t, "CURRENT", a->dir);
+    }
+    return 0;
+}
+
+int index_add(const char *prefix, int id, const char *dir, const kvtree_t *dset,
+              int complete, scr_error_t *err)
+{
+    char path[4200];
+    index_arg_t a = {id, dir, dset, complete, NULL};
+    pfs_meta_path(prefix, "index.scr", path, sizeof(path));
+    return pfs_update(path, index_do_add, &a, err);
+}
+
+static int index_do_mark(kvtree_t *t, void *arg)
+{
+    index_arg_t *a = arg;
+    kvtree_t *d = kvtree_getf(t, "DSET %d DIR %s", a->id, a->dir);
+    if (!d)
+        return 1;
+    char ts[64];
+    pfs_timestamp(ts, sizeof(ts));
+    kvtree_util_set_str(d, a->mark, ts);
+    const char *cur = kvtree_get_val(t, "CURRENT");
+    if (strcmp(a->mark, "FAILED") == 0 && cur && strcmp(cur, a->dir) == 0)
+        kvtree_unset(t, "CURRENT");
+    if (strcmp(a->mark, "FETCHED") == 0)
+        kvtree_util_set_str(t, "CURRENT", a->dir);
+    return 0;
+}
+
+static int index_mark(const char *prefix, int id, const char *dir, const char *mark,
+                      scr_error_t *err)
+{
+    char path[4200];
+    index_arg_t a = {id, dir, NULL, 0, mark};
+    pfs_meta_path(prefix, "index.scr", path, sizeof(path));
+    return pfs_update(path, index_do_mark, &a, err);
+}
+
+int index_mark_failed(const char *prefix, int id, const char *dir, scr_error_t *err)
+{
+    return index_mark(prefix, id, dir, "FAILED", err);
+}
+
+int index_mark_fetched(const char *prefix, int id, const char *dir, scr_error_t *err)
+{
+    return index_mark(prefix, id, dir, "FETCHED", err);
+}
+
+static int index_do_remove(kvtree_t *t, void *arg)
+{
+    index_arg_t *a = arg;
+    kvtree_t *dirs = kvtree_getf(t, "DSET %d DIR", a->id);
+    const char *cur = kvtree_get_val(t, "CURRENT");
+    for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e)) {
+        if (cur && strcmp(cur, kvtree_elem_key(e)) == 0)
+            kvtree_unset(t, "CURRENT");
+        kvtree_unset(kvtree_get(t, "DIR"), kvtree_elem_key(e));
+    }
+    kvtree_unsetf(t, "DSET %d", a->id);
+    return 0;
+}
+
+int index_remove(const char *prefix, int id, scr_error_t *err)
+{
+    char path[4200];
+    index_arg_t a = {id, NULL, NULL, 0, NULL};
+    pfs_meta_path(prefix, "index.scr", path, sizeof(path));
+    return pfs_update(path, index_do_remove, &a, err);
+}
+
+int index_read(const char *prefix, kvtree_t *index, scr_error_t *err)
+{
+    char path[4200];
+    pfs_meta_path(prefix, "index.scr", path, sizeof(path));
+    return kvtree_read_with_lock(path, index, err);
+}
+
+/* usable: complete, never failed, a checkpoint */
+static int index_usable(const kvtree_t *d)
+{
+    int complete = 0, flags = 0;
+    kvtree_util_get_int(d, "COMPLETE", &complete);
+    kvtree_util_get_int(kvtree_get(d, "DSET"), "FLAGS", &flags);
+    return complete && !kvtree_get(d, "FAILED") && (flags & 1);
+}
+
+int index_pick(const kvtree_t *index, const char *name, int below, char *dir, size_t len)
+{
+    int n, *ids, found = -1, start = below;
+    if (kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids) < 0)
+        return -1;
+    /* a named dataset (or CURRENT) caps where the search starts */
+    const char *cur = name ? NULL : kvtree_get_val(index, "CURRENT");
+    for (int i = 0; i < n; i++) {
+        kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", ids[i]);
+        for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e)) {
+            const char *nm =
+                kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "DSET"), "NAME");
+            if ((name && nm && strcmp(nm, name) == 0) ||
+                (cur && strcmp(cur, kvtree_elem_key(e)) == 0))
+                start = ids[i] + 1 < start ? ids[i] + 1 : start;
+        }
+    }
+    if (name && start == below) {
+        free(ids);
+        return -1; /* the named dataset is not on the prefix */
+    }
+    for (int i = n - 1; i >= 0 && found < 0; i--) {
+        if (ids[i] >= start)
+            continue;
+        kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", ids[i]);
+        for (kvtree_elem_t *e = kvtree_first(dirs); e && found < 0;
+             e = kvtree_elem_next(e))
+            if (index_usable(kvtree_elem_tree(e))) {
+                found = ids[i];
+                snprintf(dir, len, "%s", kvtree_elem_key(e));
+            }
+    }
+    free(ids);
+    return found;
+}
+
+int index_prune_list(const kvtree_t *index, int keep, int *ids_out, int max)
+{
+    int n, *ids, count = 0, kept = 0;
+    if (keep <= 0 || kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids) < 0)
+        return 0;
+    for (int i = n - 1; i >= 0; i--) {
+        kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", ids[i]);
+        int usable = 0;
+        for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e))
+            usable |= index_usable(kvtree_elem_tree(e));
+        if (usable && kept < keep)
+            kept++;
+        else if (usable && count < max)
+            ids_out[count++] = ids[i];
+    }
+    free(ids);
+    return count;
+}
+
+typedef struct {
+    int id;
+    const char *location;
+    int on;
+} flush_arg_t;
+
+static int flush_do_set(kvtree_t *t, void *arg)
+{
+    flush_arg_t *a = arg;
+    kvtree_t *d = kvtree_getf(t, "DSET %d", a->id);
+    if (!d && !(d = kvtree_setf(t, NULL, "DSET %d", a->id)))
+        return -1;
+    if (strcmp(a->location, "FLUSHING") == 0) {
+        if (a->on)
+            kvtree_util_set_int(d, "FLUSHING", 1);
+        else
+            kvtree_unset(d, "FLUSHING");
+    } else if (a->on)
+        kvtree_set_kv(d, "LOCATION", a->location);
+    else
+        kvtree_unset_kv(d, "LOCATION", a->location);
+    char name[64];
+    pfs_dset_name(a->id, name, sizeof(name));
+    kvtree_util_set_str(d, "DIR", name);
+    if (!kvtree_get(d, "LOCATION") && !kvtree_get(d, "FLUSHING"))
+        kvtree_unsetf(t, "DSET %d", a->id);
+    return 0;
+}
+
+int flushfile_set(const char *prefix, int id, const char *location, int on,
+                  scr_error_t *err)
+{
+    char path[4200];
+    flush_arg_t a = {id, location, on};
+    pfs_meta_path(prefix, "flush.scr", path, sizeof(path));
+    return pfs_update(path, flush_do_set, &a, err);
+}
+
+int flushfile_location(const char *prefix, int id, const char *location)
+{
+    char path[4200];
+    kvtree_t *t = kvtree_new();
+    pfs_meta_path(prefix, "flush.scr", path, sizeof(path));
+    kvtree_read_with_lock(path, t, NULL);
+    int on = kvtree_getf(t, "DSET %d LOCATION %s", id, location) != NULL;
+    kvtree_delete(&t);
+    return on;
+}
+
+int summary_write(const char *dsetdir, const kvtree_t *dset, int complete,
+                  scr_error_t *err)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/.scr/summary.scr", dsetdir);
+    kvtree_t *s = kvtree_new();
+    kvtree_util_set_int(s, "VERSION", PFS_SUMMARY_VERSION);
+    kvtree_util_set_int(s, "COMPLETE", complete);
+    kvtree_set(s, "DSET", kvtree_dup(dset));
+    int rc = kvtree_write_file(path, s, err);
+    kvtree_delete(&s);
+    return rc;
+}
+
+int summary_read(const char *dsetdir, kvtree_t *summary, scr_error_t *err)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/.scr/summary.scr", dsetdir);
+    if (kvtree_read_file(path, summary, err) < 0)
+        return -1;
+    int version = 0;
+    kvtree_util_get_int(summary, "VERSION", &version);
+    if (version != PFS_SUMMARY_VERSION)
+        return errprintf(err, "%s: summary version %d, expected %d", path, version,
+                         PFS_SUMMARY_VERSION);
+    return 0;
+}

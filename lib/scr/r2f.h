@@ -1,0 +1,48 @@
+/* r2f.h - the rank2file map: which files each rank of a dataset wrote
+ * (guide 2.17), stored as a tree of files so no process reads or writes more
+ * than R2F_LIMIT bytes of it, however many ranks the job has.
+ *
+ * Level 0 files hold RANK2FILE {LEVEL 0, RANKS n, RANK <r> FILE <rel> {SIZE,
+ * CRC}}; files above hold {LEVEL k, RANKS n, RANK <reader> {FILE, OFFSET}},
+ * naming the files of the level below and the rank that reads each.  The root
+ * is .scr/rank2file.scr, others .scr/rank2file.<level>.<writer>.scr.
+ *
+ * Grouping: ranks in rank order are packed into files by the running total
+ * of their entries' sizes; an entry joins the file of bucket offset /
+ * R2F_BUCKET, and the first rank of a bucket writes it.  With entries of at
+ * most R2F_BUCKET bytes a file stays within R2F_LIMIT.
+ */
+#ifndef SCR_R2F_H
+#define SCR_R2F_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kvtree.h"
+
+#define R2F_LIMIT (1024 * 1024)
+#define R2F_BUCKET (R2F_LIMIT / 2)
+
+/* file names relative to the dataset directory */
+void r2f_name(int level, int writer, int root, char *buf, size_t len);
+/* a rank's level 0 entry: RANK <rank> FILE ... (files: rel -> SIZE, CRC) */
+kvtree_t *r2f_entry_files(int rank, const kvtree_t *files);
+/* a pointer entry to a file of a level: RANK <writer> {FILE, OFFSET 0} */
+kvtree_t *r2f_entry_pointer(int level, int writer);
+/* the content of a file at level with the merged entries of its bucket */
+kvtree_t *r2f_file(int level, int ranks, const kvtree_t *merged);
+
+/* Pure grouping of one level, for ranks 0..n-1 with entry sizes sizes[]
+ * (0: no entry): writer[r] is the rank that writes r's entry (-1 if none).
+ * Returns the number of writers.  The MPI code computes the same with scans. */
+int r2f_assign(const uint64_t *sizes, int n, int *writer);
+
+/* Read one file of the tree, refusing files larger than R2F_LIMIT. */
+int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t *err);
+/* Split a file's content: level 0 entries (RANK <r> FILE ...) into ranks,
+ * pointers (RANK <reader> {FILE, OFFSET}) into pointers.  Returns the level
+ * or -1 for a malformed file. */
+int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers);
+
+#endif

@@ -1,0 +1,160 @@
+/* test_r2f.c - the rank2file tree for a very large simulated job, without
+ * MPI: ranks are grouped level by level with r2f_assign (the grouping the
+ * MPI code computes with scans), files are written, then the tree is read
+ * from the root the way a restart does.  Every file must be within the 1 MiB
+ * reader bound and every rank's entry must come back intact. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "r2f.h"
+#include "tap.h"
+#include "testutil.h"
+
+static char *dir;
+static uint64_t largest;
+
+/* write one level; entries[r] become pointer entries of the writers */
+static int write_level(kvtree_t **entries, int n, int level, int *nwriters)
+{
+    uint64_t *sizes = calloc((size_t)n, sizeof(uint64_t));
+    int *writer = malloc(sizeof(int) * (size_t)n);
+    for (int r = 0; r < n; r++)
+        sizes[r] = entries[r] ? kvtree_pack_size(entries[r]) : 0;
+    *nwriters = r2f_assign(sizes, n, writer);
+    kvtree_t **merged = calloc((size_t)n, sizeof(kvtree_t *));
+    for (int r = 0; r < n; r++) {
+        if (writer[r] < 0)
+            continue;
+        if (!merged[writer[r]])
+            merged[writer[r]] = kvtree_new();
+        kvtree_merge(merged[writer[r]], entries[r]);
+        kvtree_delete(&entries[r]);
+    }
+    int ok = 1;
+    for (int r = 0; r < n; r++) {
+        if (!merged[r])
+            continue;
+        kvtree_t *file =
+            r2f_file(level, kvtree_size(kvtree_get(merged[r], "RANK")), merged[r]);
+        char rel[128], path[4400];
+        r2f_name(level, r, 0, rel, sizeof(rel));
+        snprintf(path, sizeof(path), "%s/%s", dir, rel);
+        ok &= kvtree_write_file(path, file, NULL) == 0;
+        struct stat st;
+        if (stat(path, &st) == 0 && (uint64_t)st.st_size > largest)
+            largest = (uint64_t)st.st_size;
+        kvtree_delete(&file);
+        kvtree_delete(&merged[r]);
+        entries[r] = r2f_entry_pointer(level, r);
+    }
+    free(merged);
+    free(sizes);
+    free(writer);
+    return ok;
+}
+
+/* read from the root, breadth first; returns entries found or -1 */
+static long read_tree(kvtree_t *all)
+{
+    kvtree_t *todo = kvtree_new();
+    kvtree_util_set_str(kvtree_set(todo, "root", NULL), "FILE", ".scr/rank2file.scr");
+    long files = 0;
+    while (kvtree_size(todo) > 0) {
+        kvtree_t *next = kvtree_new();
+        for (kvtree_elem_t *e = kvtree_first(todo); e; e = kvtree_elem_next(e)) {
+            kvtree_t *t = kvtree_new(), *ps = kvtree_new();
+            scr_error_t err;
+            if (r2f_read_file(dir, kvtree_get_val(kvtree_elem_tree(e), "FILE"), t, &err) <
+                    0 ||
+                r2f_parse(t, all, ps) < 0) {
+                diag("%s", err.text);
+                return -1;
+            }
+            files++;
+            kvtree_merge(next, ps);
+            kvtree_delete(&t);
+            kvtree_delete(&ps);
+        }
+        kvtree_delete(&todo);
+        todo = next;
+    }
+    kvtree_delete(&todo);
+    return files;
+}
+
+static void run(int ranks, int max_files)
+{
+    char sub[4200];
+    snprintf(sub, sizeof(sub), "rm -rf '%s/.scr' && mkdir -p '%s/.scr'", dir, dir);
+    if (system(sub) != 0)
+        return;
+    largest = 0;
+    kvtree_t **entries = calloc((size_t)ranks, sizeof(kvtree_t *));
+    srand(11);
+    for (int r = 0; r < ranks; r++) {
+        kvtree_t *files = kvtree_new();
+        int nf = rand() % (max_files + 1); /* some ranks write nothing */
+        for (int f = 0; f < nf; f++) {
+            kvtree_t *m =
+                kvtree_setf(files, NULL, "ckpt/step_00042/rank_%d_part_%d.dat", r, f);
+            kvtree_util_set_u64(m, "SIZE", (uint64_t)rand() * 1000);
+            kvtree_util_set_crc32(m, "CRC", (uint32_t)rand());
+        }
+        entries[r] = r2f_entry_files(r, files);
+        kvtree_delete(&files);
+    }
+    int level = 0, nwriters, ok = 1;
+    do {
+        ok &= write_level(entries, ranks, level, &nwriters);
+        level++;
+    } while (nwriters > 1);
+    /* the root points at the last level's single file */
+    kvtree_t *last = NULL;
+    for (int r = 0; r < ranks; r++)
+        if (entries[r]) {
+            last = entries[r];
+            entries[r] = NULL;
+        }
+    kvtree_t *root = r2f_file(level, ranks, last);
+    snprintf(sub, sizeof(sub), "%s/.scr/rank2file.scr", dir);
+    ok &= kvtree_write_file(sub, root, NULL) == 0;
+    ok(ok, "%d ranks: tree of %d levels written", ranks, level + 1);
+    kvtree_t *all = kvtree_new();
+    long files = read_tree(all);
+    ok(files > 0, "%d ranks: tree read back through %ld files", ranks, files);
+    ok(largest <= R2F_LIMIT, "%d ranks: largest file %llu bytes <= %d", ranks,
+       (unsigned long long)largest, R2F_LIMIT);
+    int complete = kvtree_size(all) == ranks;
+    srand(11);
+    for (int r = 0; r < ranks && complete; r++) {
+        int nf = rand() % (max_files + 1);
+        for (int f = 0; f < nf; f++) {
+            rand();
+            rand();
+        }
+        complete = kvtree_size(kvtree_getf(all, "%d FILE", r)) == nf;
+    }
+    ok(complete, "%d ranks: every rank's file list came back", ranks);
+    kvtree_delete(&all);
+    kvtree_delete(&root);
+    kvtree_delete(&last);
+    free(entries);
+}
+
+int main(void)
+{
+    dir = tu_tmpdir();
+    run(1, 3);
+    run(4, 3);
+    run(200000, 6); /* ~70 MB of metadata: many files on two levels */
+    uint64_t sizes[5] = {10, 0, R2F_BUCKET - 5, 7, R2F_BUCKET};
+    int w[5];
+    int n = r2f_assign(sizes, 5, w);
+    ok(n == 2 && w[0] == 0 && w[1] == -1 && w[2] == 0 && w[3] == 3 && w[4] == 3,
+       "assign: buckets by running offset (%d writers: %d %d %d %d %d)", n, w[0], w[1],
+       w[2], w[3], w[4]);
+    tu_rmrf(dir);
+    free(dir);
+    return done_testing();
+}

@@ -11,7 +11,12 @@
 #include "cache.h"
 #include "desc.h"
 #include "env.h"
+#include "evlog.h"
+#include "fetch.h"
 #include "filemap.h"
+#include "flush.h"
+#include "halt.h"
+#include "pfs.h"
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "log.h"
@@ -138,6 +143,81 @@ static void init_counters(scr_ctx_t *ctx)
     MPI_Bcast(&ctx->restart_id, 1, MPI_INT, 0, ctx->comm);
 }
 
+/* A halt condition at start (e.g. SCR_FINALIZE_CALLED from a finished run)
+ * stops this run before it does anything. */
+static void init_halt_check(scr_ctx_t *ctx)
+{
+    char reason[256] = "";
+    if (!scr_halt_check(ctx, reason, sizeof(reason)))
+        return;
+    if (ctx->rank == 0) {
+        log_err("halt condition %s holds for prefix %s: not running (list it with "
+                "'scr halt --list', clear it with 'scr halt --remove')",
+                reason, ctx->prefix);
+        evlog_event(ctx, "HALT", "reason=%s at=init", reason);
+    }
+    MPI_Barrier(ctx->comm);
+    MPI_Finalize();
+    exit(0);
+}
+
+/* rank 0: purge, nodes file, stale flush-file marks of earlier runs */
+static void init_prefix(scr_ctx_t *ctx)
+{
+    char path[SCR_PATH_MAX + 32];
+    scr_error_t err;
+    if (config_get_int(ctx->cfg, "SCR_PREFIX_PURGE", 0)) {
+        kvtree_t *index = kvtree_new();
+        int n = 0, *ids = NULL;
+        index_read(ctx->prefix, index, NULL);
+        if (kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids) == 0)
+            for (int i = 0; i < n; i++) {
+                flush_remove_pfs_dset(ctx->prefix, ids[i]);
+                index_remove(ctx->prefix, ids[i], NULL);
+            }
+        free(ids);
+        kvtree_delete(&index);
+        pfs_meta_path(ctx->prefix, "flush.scr", path, sizeof(path));
+        unlink(path);
+        log_msg("SCR_PREFIX_PURGE: removed %d datasets from %s", n, ctx->prefix);
+    }
+    kvtree_t *nodes = kvtree_new();
+    kvtree_util_set_int(nodes, "NODES", ctx->topo.num_nodes);
+    pfs_meta_path(ctx->prefix, "nodes.scr", path, sizeof(path));
+    char dir[SCR_PATH_MAX + 16];
+    snprintf(dir, sizeof(dir), "%s/.scr", ctx->prefix);
+    if (io_mkdir_p(dir, 0700, &err) < 0 || kvtree_write_file(path, nodes, &err) < 0)
+        log_warn("cannot write the nodes file: %s", err.text);
+    kvtree_delete(&nodes);
+    /* a flush an earlier run did not finish is not in progress any more */
+    kvtree_t *flush = kvtree_new();
+    pfs_meta_path(ctx->prefix, "flush.scr", path, sizeof(path));
+    kvtree_read_with_lock(path, flush, NULL);
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(flush, "DSET")); e;
+         e = kvtree_elem_next(e)) {
+        int id;
+        if (kvtree_elem_key_int(e, &id) == 0 &&
+            kvtree_get(kvtree_elem_tree(e), "FLUSHING"))
+            flushfile_set(ctx->prefix, id, "FLUSHING", 0, NULL);
+    }
+    kvtree_delete(&flush);
+}
+
+/* no checkpoint in cache: fetch one from the prefix; and the flush on
+ * restart options */
+static void init_restart_source(scr_ctx_t *ctx)
+{
+    int global = config_get_int(ctx->cfg, "SCR_GLOBAL_RESTART", 0);
+    int fetch = global ? 0 : config_get_int(ctx->cfg, "SCR_FETCH", 1);
+    int flush_on_restart = global || config_get_int(ctx->cfg, "SCR_FLUSH_ON_RESTART", 0);
+    if (ctx->restart_id < 0 && fetch) {
+        fetch_sync(ctx);
+        init_counters(ctx);
+    }
+    if (ctx->restart_id >= 0 && flush_on_restart && ctx->flush_every != 0)
+        flush_sync(ctx, ctx->restart_id);
+}
+
 /* everything after the communicator exists; -1 leaves SCR unusable */
 static int init_body(scr_ctx_t *ctx)
 {
@@ -173,6 +253,11 @@ static int init_body(scr_ctx_t *ctx)
     ok = init_dirs(ctx, &err) == 0;
     if (!scr_agree(ctx, ok, "SCR_Init", &err))
         return -1;
+    ctx->flush_every = config_get_int(ctx->cfg, "SCR_FLUSH", 10);
+    evlog_open(ctx);
+    init_halt_check(ctx);
+    if (ctx->rank == 0)
+        init_prefix(ctx);
     ctx->filemap = kvtree_new();
     if (filemap_read(ctx->filemap_path, ctx->filemap, &err) < 0 && errno != ENOENT)
         log_warn("ignoring my damaged filemap: %s", err.text);
@@ -180,6 +265,10 @@ static int init_body(scr_ctx_t *ctx)
         kvtree_clear(ctx->filemap);
     rebuild_cache(ctx);
     init_counters(ctx);
+    init_restart_source(ctx);
+    if (ctx->rank == 0)
+        evlog_event(ctx, "RUN_START", "ranks=%d nodes=%d restart=%d", ctx->ranks,
+                    ctx->topo.num_nodes, ctx->restart_id);
     return 0;
 }
 
@@ -218,6 +307,26 @@ int SCR_Init(void)
     return SCR_SUCCESS;
 }
 
+/* the newest checkpoint must reach the prefix before the job ends */
+static void finalize_flush(scr_ctx_t *ctx)
+{
+    flush_async_poll(ctx, 1);
+    int id = ctx->flush_every != 0 ? flush_pending_ckpt(ctx) : -1;
+    if (id >= 0)
+        flush_sync(ctx, id);
+}
+
+void scr_halt_exit(scr_ctx_t *ctx, const char *reason)
+{
+    if (ctx->rank == 0) {
+        log_msg("halting: %s (SCR_HALT_EXIT=1)", reason);
+        evlog_event(ctx, "HALT", "reason=%s at=checkpoint", reason);
+    }
+    SCR_Finalize();
+    MPI_Finalize();
+    exit(0);
+}
+
 int SCR_Finalize(void)
 {
     scr_ctx_t *ctx = scr_ctx();
@@ -228,9 +337,15 @@ int SCR_Finalize(void)
             log_warn("SCR_Finalize: dataset %d was started but never completed",
                      ctx->out.id);
         scr_error_t err;
-        kvtree_util_set_int(ctx->filemap, "FINALIZE_CALLED", 1);
+        finalize_flush(ctx);
         if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
             log_err("SCR_Finalize: %s", err.text);
+        if (ctx->rank == 0) {
+            if (halt_set(ctx->prefix, "ExitReason", "SCR_FINALIZE_CALLED", &err) < 0)
+                log_warn("cannot record SCR_FINALIZE_CALLED: %s", err.text);
+            evlog_event(ctx, "RUN_END", "secs=%.3f", scr_now() - ctx->t_init);
+        }
+        evlog_close(ctx);
         MPI_Barrier(ctx->comm);
         desc_free(ctx);
         topo_free(&ctx->topo);

@@ -12,7 +12,11 @@
 #include "api_util.h"
 #include "cache.h"
 #include "desc.h"
+#include "evlog.h"
 #include "filemap.h"
+#include "flush.h"
+#include "halt.h"
+#include "pfs.h"
 #include "io.h"
 #include "log.h"
 #include "path.h"
@@ -92,6 +96,7 @@ int SCR_Start_output(const char *name, int flags)
     }
     /* nobody deletes cached files before everyone got this far */
     MPI_Barrier(ctx->comm);
+    flush_async_poll(ctx, 0);
     ctx->out.id = ++ctx->dataset_id;
     if (flags & SCR_FLAG_CHECKPOINT)
         ctx->checkpoint_id++;
@@ -114,6 +119,9 @@ int SCR_Start_output(const char *name, int flags)
         return SCR_FAILURE;
     }
     ctx->state = SCR_STATE_OUTPUT;
+    if (ctx->rank == 0)
+        evlog_event(ctx, "DATASET_START", "dset=%d name=%s flags=%d", ctx->out.id,
+                    ctx->out.name, flags);
     return SCR_SUCCESS;
 }
 
@@ -260,6 +268,29 @@ static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid)
     return bytes;
 }
 
+/* after a good dataset: record it in the flush file, flush it if wanted,
+ * count it against CheckpointsLeft and stop if a halt condition holds */
+static void out_after(scr_ctx_t *ctx, int id)
+{
+    if (ctx->rank == 0)
+        flushfile_set(ctx->prefix, id, "CACHE", 1, NULL);
+    if (flush_wanted(ctx, id)) {
+        if (config_get_int(ctx->cfg, "SCR_FLUSH_ASYNC", 0))
+            flush_async_start(ctx, id);
+        else
+            flush_sync(ctx, id);
+    }
+    if ((ctx->out.flags & SCR_FLAG_CHECKPOINT) && ctx->rank == 0)
+        halt_decrement(ctx->prefix, NULL);
+    char reason[256] = "";
+    if (scr_halt_check(ctx, reason, sizeof(reason))) {
+        if (ctx->rank == 0)
+            log_msg("halt condition %s holds", reason);
+        if (config_get_int(ctx->cfg, "SCR_HALT_EXIT", 0))
+            scr_halt_exit(ctx, reason);
+    }
+}
+
 int SCR_Complete_output(int valid)
 {
     scr_ctx_t *ctx = scr_ctx();
@@ -297,6 +328,11 @@ int SCR_Complete_output(int valid)
         ctx->t_last_ckpt = scr_now();
     }
     ctx->state = SCR_STATE_IDLE;
+    if (ctx->rank == 0)
+        evlog_event(ctx, "DATASET_END", "dset=%d name=%s bytes=%llu secs=%.3f ok=%d", id,
+                    ctx->out.name, (unsigned long long)total, secs, all);
+    if (all)
+        out_after(ctx, id);
     return all ? SCR_SUCCESS : SCR_FAILURE;
 }
 
@@ -320,7 +356,8 @@ int SCR_Need_checkpoint(int *flag)
     if (!scr_check_init(ctx, "SCR_Need_checkpoint"))
         return SCR_FAILURE;
     ctx->need_calls++;
-    int need = 0;
+    flush_async_poll(ctx, 0);
+    int need = scr_halt_pending(ctx);
     if (ctx->rank == 0) {
         int every = config_get_int(ctx->cfg, "SCR_CHECKPOINT_INTERVAL", 0);
         int secs = config_get_int(ctx->cfg, "SCR_CHECKPOINT_SECONDS", 0);
@@ -334,8 +371,6 @@ int SCR_Need_checkpoint(int *flag)
             need = 1;
         if (every <= 0 && secs <= 0 && pct <= 0)
             need = 1; /* no policy: every call says yes, as in SCR */
-        if (scr_halt_pending(ctx))
-            need = 1;
     }
     MPI_Bcast(&need, 1, MPI_INT, 0, ctx->comm);
     *flag = need;
@@ -354,8 +389,7 @@ int SCR_Should_exit(int *flag)
         return SCR_SUCCESS;
     if (!scr_check_init(ctx, "SCR_Should_exit"))
         return SCR_FAILURE;
-    int halt = ctx->rank == 0 ? scr_halt_pending(ctx) : 0;
-    MPI_Bcast(&halt, 1, MPI_INT, 0, ctx->comm);
-    *flag = halt;
+    flush_async_poll(ctx, 0);
+    *flag = scr_halt_pending(ctx);
     return SCR_SUCCESS;
 }

@@ -7,18 +7,44 @@
 #include "api_util.h"
 #include "cache.h"
 #include "filemap.h"
+#include "flush.h"
+#include "halt.h"
+#include "pfs.h"
 #include "log.h"
 #include "scr.h"
 #include "units.h"
 
-int scr_halt_pending(scr_ctx_t *ctx)
+/* the job's end time: the scheduler's, else SCR_END_TIME */
+static time_t halt_end_time(scr_ctx_t *ctx)
 {
     long end = 0;
-    int secs = config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0);
-    const char *e = config_get(ctx->cfg, "SCR_END_TIME", NULL);
-    if (secs <= 0 || !e || units_parse_long(e, &end) < 0 || end <= 0)
-        return 0;
-    return (long)time(NULL) + secs >= end;
+    const char *e = getenv("SLURM_JOB_END_TIME");
+    if (!e || units_parse_long(e, &end) < 0)
+        e = config_get(ctx->cfg, "SCR_END_TIME", NULL);
+    if (!e || units_parse_long(e, &end) < 0)
+        end = 0;
+    return (time_t)end;
+}
+
+int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len)
+{
+    int halt = 0;
+    if (ctx->rank == 0) {
+        kvtree_t *t = kvtree_new();
+        halt_read(ctx->prefix, t, NULL);
+        halt = halt_check(t, time(NULL), halt_end_time(ctx),
+                          config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0), reason, len);
+        kvtree_delete(&t);
+    }
+    MPI_Bcast(&halt, 1, MPI_INT, 0, ctx->comm);
+    MPI_Bcast(reason, (int)len, MPI_CHAR, 0, ctx->comm);
+    return halt;
+}
+
+int scr_halt_pending(scr_ctx_t *ctx)
+{
+    char reason[256] = "";
+    return scr_halt_check(ctx, reason, sizeof(reason));
 }
 
 static const char *dset_name(const scr_ctx_t *ctx, int id)
@@ -145,7 +171,7 @@ int SCR_Current(const char *name)
     return SCR_SUCCESS;
 }
 
-static int drop_named(const char *fn, const char *name)
+static int drop_named(const char *fn, const char *name, int delete_pfs)
 {
     scr_ctx_t *ctx = scr_ctx();
     if (ctx->initialized && !ctx->enabled)
@@ -155,20 +181,40 @@ static int drop_named(const char *fn, const char *name)
     int id = find_named(ctx, fn, name);
     if (id == -2)
         return SCR_FAILURE;
+    flush_async_poll(ctx, 1);
     if (id >= 0) {
         cache_delete_dset(ctx, id);
         if (ctx->restart_id == id)
             ctx->restart_id = cache_newest_ckpt(ctx, id);
+    }
+    /* the prefix: the dataset leaves the index (and, for Delete, the disk) */
+    if (ctx->rank == 0) {
+        kvtree_t *index = kvtree_new();
+        index_read(ctx->prefix, index, NULL);
+        kvtree_t *ids = kvtree_get(index, "DSET");
+        for (kvtree_elem_t *e = kvtree_first(ids); e; e = kvtree_elem_next(e)) {
+            int pid;
+            kvtree_t *dirs = kvtree_get(kvtree_elem_tree(e), "DIR");
+            const char *nm = kvtree_get_val(
+                kvtree_get(kvtree_elem_tree(kvtree_first(dirs)), "DSET"), "NAME");
+            if (!nm || strcmp(nm, name) != 0 || kvtree_elem_key_int(e, &pid) < 0)
+                continue;
+            index_remove(ctx->prefix, pid, NULL);
+            flushfile_set(ctx->prefix, pid, "PFS", 0, NULL);
+            if (delete_pfs && flush_remove_pfs_dset(ctx->prefix, pid) < 0)
+                log_warn("%s: could not delete dataset %d from %s", fn, pid, ctx->prefix);
+        }
+        kvtree_delete(&index);
     }
     return SCR_SUCCESS;
 }
 
 int SCR_Drop(const char *name)
 {
-    return drop_named("SCR_Drop", name);
+    return drop_named("SCR_Drop", name, 0);
 }
 
 int SCR_Delete(const char *name)
 {
-    return drop_named("SCR_Delete", name);
+    return drop_named("SCR_Delete", name, 1);
 }

@@ -15,8 +15,12 @@ int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err);
 /* misuse checks: print one line naming the call and return 0 when unusable */
 int scr_check_init(scr_ctx_t *ctx, const char *fn);
 
-/* 1 when a halt condition holds (rank 0's view): for now the job's end time
- * (SCR_END_TIME) is closer than SCR_HALT_SECONDS */
+/* 1 when a halt condition of the halt file holds, or the job's end time
+ * (scheduler, else SCR_END_TIME) is closer than SCR_HALT_SECONDS.  Rank 0
+ * decides, everyone learns it (and the reason).  Collective. */
+int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len);
 int scr_halt_pending(scr_ctx_t *ctx);
+/* flush the newest checkpoint if needed, shut SCR and MPI down, exit(0) */
+void scr_halt_exit(scr_ctx_t *ctx, const char *reason) __attribute__((noreturn));
 
 #endif

@@ -80,6 +80,10 @@ typedef struct {
     int restart_id; /* dataset offered for restart, -1 none */
     int *failed;    /* datasets whose restart failed */
     int nfailed;
+    int log_fd; /* event log, rank 0 */
+    int log_syslog;
+    struct flush_async *async; /* background flush in progress, or NULL */
+    int flush_every;           /* SCR_FLUSH */
     int need_calls;
     double t_init;
     double t_last_ckpt;

@@ -20,7 +20,7 @@ GROUPS=node4 POWER=psuB
 GROUPS=node5 POWER=psuB
 CKPT=0 TYPE=XOR GROUP=POWER SET_SIZE=8
 EOC
-SIM_ENV=(-x SCR_CONF_FILE="$pfs/groups.conf" -x SCR_DEBUG=1)
+SIM_ENV=(-x SCR_CONF_FILE="$pfs/groups.conf" -x SCR_DEBUG=1 -x SCR_FLUSH=0)
 check "groups: checkpoint with XOR over power supplies" \
 	sim_run "$out/g1" "$ALL" "$ex" --steps 4 --size 200000
 check "groups: XOR sets of 2 (one rank per supply)" \
@@ -34,7 +34,7 @@ check "groups: both nodes of supply A lost, restart rebuilds from supply B" \
 check "groups: four ranks rebuilt" has "$out/g2" "dataset 2 \(step.4\) ready, 4 ranks rebuilt"
 
 sim_setup 1
-SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_DEBUG=1)
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_DEBUG=1 -x SCR_FLUSH=0)
 export SIM_NP=4
 check "one node: runs" sim_run "$out/one" node1:4 "$ex" --steps 2 --size 1000
 check "one node: XOR falls back to SINGLE, said once" \

@@ -17,8 +17,9 @@ out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
 SURV=node1:2,node2:2,node4:2,node5:2
+# SCR_FLUSH=0: these scenarios are about the cache; nothing may come from the PFS
 SIM_ENV=(-x SCR_COPY_TYPE="$scheme" -x SCR_SET_SIZE=4 -x SCR_SET_FAILURES=2
-	-x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1)
+	-x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1 -x SCR_FLUSH=0)
 redundant=1
 [ "$scheme" = SINGLE ] && redundant=0
 big=$((20 * 1024 * 1024))

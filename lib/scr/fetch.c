@@ -1,0 +1,215 @@
+/* fetch.c - copy a checkpoint from the prefix into cache */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "desc.h"
+#include "evlog.h"
+#include "fetch.h"
+#include "filemap.h"
+#include "flow.h"
+#include "io.h"
+#include "kvtree_mpi.h"
+#include "log.h"
+#include "path.h"
+#include "pfs.h"
+#include "r2f_mpi.h"
+#include "red.h"
+
+typedef struct {
+    scr_ctx_t *ctx;
+    int id;
+    char pfsdir[SCR_PATH_MAX];
+    char dir[SCR_PATH_MAX]; /* cache dataset directory */
+    kvtree_t *files;        /* rel -> {SIZE, CRC} */
+    scr_error_t err;
+} fetch_job_t;
+
+/* copy and verify this rank's files */
+static int fetch_copy(void *arg)
+{
+    fetch_job_t *j = arg;
+    scr_error_t err;
+    for (kvtree_elem_t *e = kvtree_first(j->files); e; e = kvtree_elem_next(e)) {
+        const char *rel = kvtree_elem_key(e);
+        char src[SCR_PATH_MAX * 2], dst[SCR_PATH_MAX * 2];
+        uint32_t crc, want;
+        uint64_t size;
+        if (!path_is_safe_relative(rel))
+            return errprintf(&j->err, "unsafe file name '%s'", rel), -1;
+        snprintf(src, sizeof(src), "%s/%s", j->pfsdir, rel);
+        snprintf(dst, sizeof(dst), "%s/%s", j->dir, rel);
+        char *parent = strdup(dst);
+        *strrchr(parent, '/') = '\0';
+        int64_t n = io_mkdir_p(parent, 0700, &err) < 0
+                        ? -1
+                        : io_copy_file(src, dst, 0, &crc, &err);
+        free(parent);
+        if (n < 0)
+            return errprintf(&j->err, "%s", err.text), -1;
+        kvtree_t *m = kvtree_elem_tree(e);
+        if (kvtree_util_get_u64(m, "SIZE", &size) == 0 && (uint64_t)n != size)
+            return errprintf(&j->err, "%s: %lld bytes, expected %llu", src, (long long)n,
+                             (unsigned long long)size),
+                   -1;
+        if (kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
+            return errprintf(&j->err, "%s: CRC32 0x%08x, expected 0x%08x", src, crc,
+                             want),
+                   -1;
+        kvtree_t *fm = filemap_file(j->ctx->filemap, j->id, j->ctx->rank, dst);
+        kvtree_util_set_int(fm, "COMPLETE", 1);
+        kvtree_util_set_crc32(fm, "CRC", crc);
+    }
+    return 0;
+}
+
+/* record the dataset and its files in the filemap before creating them */
+static void fetch_register(fetch_job_t *j, const kvtree_t *dset, const reddesc_t *rd)
+{
+    scr_ctx_t *ctx = j->ctx;
+    kvtree_t *d = kvtree_dup(dset), *r = reddesc_to_kvtree(ctx, rd);
+    kvtree_util_set_str(d, "DIR", j->dir);
+    kvtree_util_set_int(d, "COMPLETE", 0);
+    kvtree_unset(d, "FLUSHING");
+    filemap_set_desc(ctx->filemap, j->id, "DSETDESC", d);
+    filemap_set_desc(ctx->filemap, j->id, "REDDESC", r);
+    kvtree_delete(&d);
+    kvtree_delete(&r);
+    int n = 0;
+    for (kvtree_elem_t *e = kvtree_first(j->files); e; e = kvtree_elem_next(e), n++) {
+        char path[SCR_PATH_MAX * 2], orig[SCR_PATH_MAX * 2];
+        snprintf(path, sizeof(path), "%s/%s", j->dir, kvtree_elem_key(e));
+        snprintf(orig, sizeof(orig), "%s/%s", ctx->prefix, kvtree_elem_key(e));
+        kvtree_t *m = kvtree_dup(kvtree_elem_tree(e));
+        kvtree_util_set_str(m, "TYPE", FM_TYPE_USER);
+        kvtree_util_set_str(m, "ORIG", orig);
+        kvtree_util_set_str(m, "REL", kvtree_elem_key(e));
+        kvtree_util_set_int(m, "COMPLETE", 0);
+        filemap_add_file(ctx->filemap, j->id, ctx->rank, path, m);
+        kvtree_delete(&m);
+    }
+    kvtree_util_set_int(filemap_rank(ctx->filemap, j->id, ctx->rank), "FILES", n);
+    filemap_write(ctx->filemap_path, ctx->filemap, NULL);
+}
+
+/* the lowest rank with an error reports it; returns 1 if all ok */
+static int fetch_agree(scr_ctx_t *ctx, int ok, const char *why, int id)
+{
+    int me = ok ? ctx->ranks : ctx->rank, first;
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    if (first == ctx->rank)
+        log_err("fetch of dataset %d failed: %s", id,
+                why && *why ? why : "unknown error");
+    return first == ctx->ranks;
+}
+
+/* rank 0 reads the summary; everyone gets it */
+static int fetch_summary(scr_ctx_t *ctx, fetch_job_t *j, kvtree_t *summary)
+{
+    scr_error_t err = {""};
+    int ok = 1, complete = 0;
+    if (ctx->rank == 0) {
+        ok = summary_read(j->pfsdir, summary, &err) == 0;
+        if (ok && (kvtree_util_get_int(summary, "COMPLETE", &complete) < 0 || !complete))
+            ok = errprintf(&err, "%s is marked incomplete", j->pfsdir) == 0;
+    }
+    if (!fetch_agree(ctx, ok, err.text, j->id))
+        return -1;
+    kvtree_bcast(summary, 0, ctx->comm);
+    return 0;
+}
+
+static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes)
+{
+    fetch_job_t j = {.ctx = ctx, .id = id};
+    scr_error_t err = {""};
+    if (snprintf(j.pfsdir, sizeof(j.pfsdir), "%s/%s", ctx->prefix, name) >=
+        (int)sizeof(j.pfsdir))
+        return -1; /* the same on every process: nobody enters a collective */
+    kvtree_t *summary = kvtree_new();
+    j.files = kvtree_new();
+    int rc = -1;
+    if (fetch_summary(ctx, &j, summary) < 0)
+        goto out;
+    kvtree_t *dset = kvtree_get(summary, "DSET");
+    if (!fetch_agree(ctx, r2f_read_tree(ctx->comm, j.pfsdir, j.files, &err) == 0,
+                     err.text, id))
+        goto out;
+    int ckpt = 0;
+    kvtree_util_get_int(dset, "CKPT", &ckpt);
+    reddesc_t *rd = desc_select(ctx, ckpt > 0 ? ckpt : id);
+    const store_t *st = &ctx->stores[rd->store];
+    cache_delete_dset(ctx, id);
+    cache_evict(ctx, st, 1);
+    cache_dset_dir(st, id, j.dir, sizeof(j.dir));
+    if (!fetch_agree(ctx, io_mkdir_p(j.dir, 0700, &err) == 0, err.text, id))
+        goto out;
+    fetch_register(&j, dset, rd);
+    int width = config_get_int(ctx->cfg, "SCR_FETCH_WIDTH", 256);
+    int ok = flow_run(ctx->comm, width, fetch_copy, &j);
+    int me = j.err.text[0] ? ctx->rank : ctx->ranks, first;
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    if (first == ctx->rank)
+        log_err("fetch of dataset %d failed: %s", id, j.err.text);
+    if (ok)
+        ok = red_apply(ctx, rd, id, j.dir, &err) == 0;
+    if (!ok) {
+        cache_delete_dset(ctx, id);
+        goto out;
+    }
+    kvtree_util_set_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE", 1);
+    filemap_write(ctx->filemap_path, ctx->filemap, NULL);
+    kvtree_util_get_u64(dset, "SIZE", bytes);
+    rc = 0;
+out:
+    kvtree_delete(&summary);
+    kvtree_delete(&j.files);
+    return rc;
+}
+
+int fetch_sync(scr_ctx_t *ctx)
+{
+    kvtree_t *index = kvtree_new();
+    const char *want = config_get(ctx->cfg, "SCR_CURRENT", NULL);
+    int below = INT32_MAX, found = -1;
+    if (ctx->rank == 0)
+        index_read(ctx->prefix, index, NULL);
+    for (;;) {
+        char dir[256] = "";
+        int id = ctx->rank == 0 ? index_pick(index, want, below, dir, sizeof(dir)) : -1;
+        MPI_Bcast(&id, 1, MPI_INT, 0, ctx->comm);
+        MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, ctx->comm);
+        if (id < 0)
+            break;
+        double t0 = scr_now();
+        uint64_t bytes = 0;
+        if (fetch_one(ctx, id, dir, &bytes) == 0) {
+            if (ctx->rank == 0) {
+                double secs = scr_now() - t0;
+                index_mark_fetched(ctx->prefix, id, dir, NULL);
+                flushfile_set(ctx->prefix, id, "CACHE", 1, NULL);
+                flushfile_set(ctx->prefix, id, "PFS", 1, NULL);
+                log_msg(
+                    "restart from the prefix: dataset %d fetched from %s/%s, %llu bytes "
+                    "in %.3f s",
+                    id, ctx->prefix, dir, (unsigned long long)bytes, secs);
+                evlog_event(ctx, "FETCH", "dset=%d dir=%s bytes=%llu secs=%.3f ok=1", id,
+                            dir, (unsigned long long)bytes, secs);
+            }
+            found = id;
+            break;
+        }
+        if (ctx->rank == 0) {
+            log_err("dataset %d (%s) is marked FAILED in the index; trying an older one",
+                    id, dir);
+            index_mark_failed(ctx->prefix, id, dir, NULL);
+            evlog_event(ctx, "FETCH", "dset=%d dir=%s ok=0", id, dir);
+        }
+        below = id;
+        want = NULL;
+    }
+    kvtree_delete(&index);
+    return found;
+}

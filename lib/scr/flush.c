@@ -1,0 +1,419 @@
+/* flush.c - synchronous and background flush */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "crc32.h"
+#include "evlog.h"
+#include "filemap.h"
+#include "flow.h"
+#include "flush.h"
+#include "io.h"
+#include "kvtree_mpi.h"
+#include "log.h"
+#include "path.h"
+#include "pfs.h"
+#include "r2f_mpi.h"
+
+#define FLUSH_BUF (1 << 20)
+
+struct flush_async {
+    int id;
+    char pfsdir[SCR_PATH_MAX];
+    kvtree_t *list; /* "<i>" -> {PATH, DEST, REL, SIZE, CRC} */
+    kvtree_t *r2f;  /* rel -> {SIZE, CRC} */
+    uint64_t bytes;
+    double t0;
+    int ok;
+    scr_error_t err;
+    /* background only */
+    int background;
+    pthread_t thread;
+    atomic_int done;
+    double bw;   /* bytes/s for this process, 0: unlimited */
+    int percent; /* CPU percent, 0: unlimited */
+    char transfer[SCR_PATH_MAX + 64];
+};
+
+typedef struct flush_async flush_job_t;
+
+/* sleep to keep under the bandwidth and CPU limits */
+static void flush_throttle(flush_job_t *j, uint64_t done, double busy)
+{
+    double elapsed = scr_now() - j->t0, wait = 0;
+    if (j->bw > 0)
+        wait = (double)done / j->bw - elapsed;
+    if (j->percent > 0 && j->percent < 100) {
+        double cpu_wait = busy * (100.0 - j->percent) / j->percent;
+        wait = cpu_wait > wait ? cpu_wait : wait;
+    }
+    if (wait > 0) {
+        struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* copy one file, checking its CRC32 against the one recorded at completion */
+static int flush_copy(flush_job_t *j, const kvtree_t *m, char *buf, uint64_t *total)
+{
+    const char *src = kvtree_get_val(m, "PATH"), *dst = kvtree_get_val(m, "DEST");
+    scr_error_t err;
+    char *parent = strdup(dst);
+    *strrchr(parent, '/') = '\0';
+    int rc = io_mkdir_p(parent, 0700, &err);
+    free(parent);
+    if (rc < 0)
+        return errprintf(&j->err, "%s", err.text), -1;
+    int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    uint32_t crc = 0, want;
+    ssize_t n = 0;
+    while (in >= 0 && out >= 0 && (n = io_read_full(in, buf, FLUSH_BUF)) > 0) {
+        double t = scr_now();
+        crc = crc32_update(crc, buf, (size_t)n);
+        if (io_write_full(out, buf, (size_t)n) < 0) {
+            n = -2;
+            break;
+        }
+        *total += (uint64_t)n;
+        if (j->background)
+            flush_throttle(j, *total, scr_now() - t);
+    }
+    if (in < 0 || out < 0)
+        errprintf(&j->err, "open %s: %s", in < 0 ? src : dst, strerror(errno));
+    else if (n < 0)
+        errprintf(&j->err, "%s %s: %s", n == -1 ? "read" : "write", n == -1 ? src : dst,
+                  strerror(errno));
+    else if (fsync(out) < 0)
+        errprintf(&j->err, "fsync %s: %s", dst, strerror(errno));
+    else if (kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
+        errprintf(&j->err, "%s changed in cache: CRC32 0x%08x, recorded 0x%08x", src, crc,
+                  want);
+    else
+        j->err.text[0] = '\0';
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) < 0 && !j->err.text[0])
+        errprintf(&j->err, "close %s: %s", dst, strerror(errno));
+    return j->err.text[0] ? -1 : 0;
+}
+
+/* background progress for anyone watching: the transfer file */
+static void flush_transfer_write(flush_job_t *j, const char *state, int done)
+{
+    if (!j->background)
+        return;
+    kvtree_t *t = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(j->list); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_elem_tree(e);
+        kvtree_t *f = kvtree_setf(t, NULL, "FILES %s", kvtree_get_val(m, "PATH"));
+        kvtree_util_set_str(f, "DESTINATION", kvtree_get_val(m, "DEST"));
+        kvtree_util_set_str(f, "SIZE", kvtree_get_val(m, "SIZE"));
+        kvtree_util_set_str(f, "WRITTEN", kvtree_get_val(m, "WRITTEN") ?: "0");
+    }
+    kvtree_util_set_double(t, "BW", j->bw);
+    kvtree_util_set_double(t, "PERCENT", j->percent);
+    kvtree_util_set_str(t, "COMMAND", "RUN");
+    kvtree_util_set_str(t, "STATE", state);
+    if (done)
+        kvtree_util_set_str(t, "FLAG", "DONE");
+    kvtree_write_file(j->transfer, t, NULL);
+    kvtree_delete(&t);
+}
+
+static int flush_copy_all(void *arg)
+{
+    flush_job_t *j = arg;
+    char *buf = malloc(FLUSH_BUF);
+    uint64_t total = 0;
+    int rc = buf ? 0 : -1;
+    flush_transfer_write(j, "RUNNING", 0);
+    for (kvtree_elem_t *e = kvtree_first(j->list); e && rc == 0;
+         e = kvtree_elem_next(e)) {
+        uint64_t before = total;
+        rc = flush_copy(j, kvtree_elem_tree(e), buf, &total);
+        kvtree_util_set_u64(kvtree_elem_tree(e), "WRITTEN", total - before);
+        flush_transfer_write(j, "RUNNING", 0);
+    }
+    free(buf);
+    j->ok = rc == 0;
+    flush_transfer_write(j, "STOPPED", 1);
+    return rc;
+}
+
+static void *flush_thread(void *arg)
+{
+    flush_job_t *j = arg;
+    flush_copy_all(j);
+    atomic_store(&j->done, 1);
+    return NULL;
+}
+
+int flush_done(scr_ctx_t *ctx, int id)
+{
+    int on = ctx->rank == 0 ? flushfile_location(ctx->prefix, id, "PFS") : 0;
+    MPI_Bcast(&on, 1, MPI_INT, 0, ctx->comm);
+    return on;
+}
+
+int flush_wanted(scr_ctx_t *ctx, int id)
+{
+    kvtree_t *d = filemap_get_desc(ctx->filemap, id, "DSETDESC");
+    int flags = 0, ckpt = 0;
+    kvtree_util_get_int(d, "FLAGS", &flags);
+    kvtree_util_get_int(d, "CKPT", &ckpt);
+    if (flags & 2)
+        return 1; /* output datasets always go to the prefix */
+    return ctx->flush_every > 0 && (flags & 1) && ckpt > 0 &&
+           ckpt % ctx->flush_every == 0;
+}
+
+/* this rank's files and where they go */
+static void flush_list(scr_ctx_t *ctx, flush_job_t *j)
+{
+    j->list = kvtree_new();
+    j->r2f = kvtree_new();
+    kvtree_t *files =
+        kvtree_get(filemap_get_rank(ctx->filemap, j->id, ctx->rank), "FILE");
+    int i = 0;
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_elem_tree(e);
+        const char *type = kvtree_get_val(m, "TYPE"), *rel = kvtree_get_val(m, "REL");
+        if (!type || strcmp(type, FM_TYPE_USER) != 0 || !rel ||
+            !path_is_safe_relative(rel))
+            continue;
+        kvtree_t *x = kvtree_setf(j->list, kvtree_dup(m), "%d", i++);
+        char dest[SCR_PATH_MAX * 2];
+        snprintf(dest, sizeof(dest), "%s/%s", j->pfsdir, rel);
+        kvtree_util_set_str(x, "PATH", kvtree_elem_key(e));
+        kvtree_util_set_str(x, "DEST", dest);
+        uint64_t size = 0;
+        kvtree_util_get_u64(m, "SIZE", &size);
+        j->bytes += size;
+        kvtree_t *r = kvtree_set(j->r2f, rel, NULL);
+        kvtree_util_set_u64(r, "SIZE", size);
+        if (kvtree_get(m, "CRC"))
+            kvtree_util_set_str(r, "CRC", kvtree_get_val(m, "CRC"));
+    }
+}
+
+static void flush_mark(scr_ctx_t *ctx, int id, int flushing)
+{
+    kvtree_t *d = filemap_get_desc(ctx->filemap, id, "DSETDESC");
+    if (flushing)
+        kvtree_util_set_int(d, "FLUSHING", 1);
+    else
+        kvtree_unset(d, "FLUSHING");
+    filemap_write(ctx->filemap_path, ctx->filemap, NULL);
+}
+
+/* rank 0 announces the flush in the index and flush file and makes the
+ * directory; everyone marks the dataset FLUSHING and builds its list */
+static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
+{
+    flush_job_t *j = calloc(1, sizeof(*j));
+    j->id = id;
+    j->t0 = scr_now();
+    pfs_dset_dir(ctx->prefix, id, j->pfsdir, sizeof(j->pfsdir));
+    scr_error_t err = {""};
+    int ok = 1;
+    if (ctx->rank == 0) {
+        char name[64], meta[SCR_PATH_MAX + 16];
+        pfs_dset_name(id, name, sizeof(name));
+        snprintf(meta, sizeof(meta), "%s/.scr", j->pfsdir);
+        kvtree_t *d = filemap_get_desc(ctx->filemap, id, "DSETDESC");
+        ok = io_mkdir_p(meta, 0700, &err) == 0 &&
+             index_add(ctx->prefix, id, name, d, 0, &err) == 0 &&
+             flushfile_set(ctx->prefix, id, "FLUSHING", 1, &err) == 0;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    if (!ok) {
+        if (ctx->rank == 0)
+            log_err("flush of dataset %d to %s failed: %s; it stays in cache", id,
+                    ctx->prefix, err.text);
+        free(j);
+        return NULL;
+    }
+    flush_mark(ctx, id, 1);
+    flush_list(ctx, j);
+    return j;
+}
+
+/* rank2file, summary, index, flush file; then the job is done */
+static int flush_finish(scr_ctx_t *ctx, flush_job_t *j, int ok)
+{
+    scr_error_t err = {""};
+    uint64_t bytes = 0;
+    int files = kvtree_size(j->list), nfiles = 0;
+    MPI_Allreduce(&j->bytes, &bytes, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
+    MPI_Allreduce(&files, &nfiles, 1, MPI_INT, MPI_SUM, ctx->comm);
+    if (ok && r2f_write_tree(ctx->comm, j->pfsdir, j->r2f, &err) < 0)
+        ok = 0;
+    if (ctx->rank == 0) {
+        kvtree_t *d = kvtree_dup(filemap_get_desc(ctx->filemap, j->id, "DSETDESC"));
+        char name[64];
+        pfs_dset_name(j->id, name, sizeof(name));
+        kvtree_unset(d, "DIR");
+        kvtree_unset(d, "FLUSHING");
+        kvtree_util_set_int(d, "FILES", nfiles);
+        if (ok && (summary_write(j->pfsdir, d, 1, &err) < 0 ||
+                   index_add(ctx->prefix, j->id, name, d, 1, &err) < 0 ||
+                   flushfile_set(ctx->prefix, j->id, "PFS", 1, &err) < 0))
+            ok = 0;
+        flushfile_set(ctx->prefix, j->id, "FLUSHING", 0, NULL);
+        kvtree_delete(&d);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    flush_mark(ctx, j->id, 0);
+    double secs = scr_now() - j->t0;
+    if (ctx->rank == 0) {
+        double mbs = secs > 0 ? (double)bytes / secs / 1e6 : 0;
+        if (ok)
+            log_dbg(1, "flushed dataset %d: %llu bytes in %.3f s (%.1f MB/s)", j->id,
+                    (unsigned long long)bytes, secs, mbs);
+        evlog_event(ctx, "FLUSH_END", "dset=%d bytes=%llu secs=%.3f mbps=%.1f ok=%d",
+                    j->id, (unsigned long long)bytes, secs, mbs, ok);
+    }
+    kvtree_delete(&j->list);
+    kvtree_delete(&j->r2f);
+    free(j);
+    return ok ? 0 : -1;
+}
+
+/* the lowest rank with an error says why */
+static void flush_report(scr_ctx_t *ctx, flush_job_t *j, int all_ok)
+{
+    int me = j->err.text[0] ? ctx->rank : ctx->ranks, first;
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    if (first == ctx->rank)
+        log_err("flush of dataset %d to %s failed: %s; it stays in cache", j->id,
+                j->pfsdir, j->err.text);
+    else if (!all_ok && first == ctx->ranks && ctx->rank == 0)
+        log_err("flush of dataset %d to %s failed; it stays in cache", j->id, j->pfsdir);
+}
+
+static void flush_prune(scr_ctx_t *ctx);
+
+int flush_sync(scr_ctx_t *ctx, int id)
+{
+    flush_async_poll(ctx, 1);
+    if (flush_done(ctx, id))
+        return 0;
+    if (ctx->rank == 0)
+        evlog_event(ctx, "FLUSH_START", "dset=%d mode=sync", id);
+    flush_job_t *j = flush_prepare(ctx, id);
+    if (!j)
+        return -1;
+    int width = config_get_int(ctx->cfg, "SCR_FLUSH_WIDTH", 256);
+    int ok = flow_run(ctx->comm, width, flush_copy_all, j);
+    flush_report(ctx, j, ok);
+    int rc = flush_finish(ctx, j, ok);
+    if (rc == 0)
+        flush_prune(ctx);
+    return rc;
+}
+
+int flush_async_start(scr_ctx_t *ctx, int id)
+{
+    flush_async_poll(ctx, 1);
+    if (flush_done(ctx, id))
+        return 0;
+    if (ctx->rank == 0)
+        evlog_event(ctx, "FLUSH_START", "dset=%d mode=async", id);
+    flush_job_t *j = flush_prepare(ctx, id);
+    if (!j)
+        return -1;
+    j->background = 1;
+    int local = ctx->topo.local_size > 0 ? ctx->topo.local_size : 1;
+    j->bw =
+        (double)config_get_bytes(ctx->cfg, "SCR_FLUSH_ASYNC_BW", 200ULL << 20) / local;
+    j->percent = config_get_int(ctx->cfg, "SCR_FLUSH_ASYNC_PERCENT", 0);
+    snprintf(j->transfer, sizeof(j->transfer), "%s/transfer_%d.scrinfo", ctx->cntl_dir,
+             ctx->rank);
+    atomic_store(&j->done, 0);
+    int ok = pthread_create(&j->thread, NULL, flush_thread, j) == 0;
+    if (!ok) {
+        errprintf(&j->err, "cannot start the flush thread");
+        atomic_store(&j->done, 1);
+    }
+    j->ok = ok;
+    ctx->async = j;
+    log_dbg(1, "background flush of dataset %d started", id);
+    return 0;
+}
+
+int flush_async_poll(scr_ctx_t *ctx, int wait)
+{
+    int running = ctx->async != NULL, any;
+    MPI_Allreduce(&running, &any, 1, MPI_INT, MPI_LOR, ctx->comm);
+    if (!any)
+        return 0;
+    flush_job_t *j = ctx->async;
+    int done = !j || wait ? 1 : atomic_load(&j->done), all;
+    MPI_Allreduce(&done, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
+    if (!all)
+        return 1;
+    if (!j)
+        return 0; /* cannot happen: flushes start collectively */
+    pthread_join(j->thread, NULL);
+    int ok = j->ok, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, ctx->comm);
+    flush_report(ctx, j, all_ok);
+    unlink(j->transfer);
+    ctx->async = NULL;
+    if (flush_finish(ctx, j, all_ok) == 0)
+        flush_prune(ctx);
+    return 0;
+}
+
+int flush_pending_ckpt(scr_ctx_t *ctx)
+{
+    int id = cache_newest_ckpt(ctx, INT32_MAX);
+    MPI_Bcast(&id, 1, MPI_INT, 0, ctx->comm);
+    return id >= 0 && !flush_done(ctx, id) ? id : -1;
+}
+
+static int flush_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int flush_remove_pfs_dset(const char *prefix, int id)
+{
+    char dir[SCR_PATH_MAX];
+    pfs_dset_dir(prefix, id, dir, sizeof(dir));
+    /* FTW_PHYS: a link planted inside is removed, never followed */
+    return nftw(dir, flush_rm, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix */
+static void flush_prune(scr_ctx_t *ctx)
+{
+    int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0);
+    if (keep <= 0 || ctx->rank != 0)
+        return;
+    kvtree_t *index = kvtree_new();
+    int ids[256], n = 0;
+    if (index_read(ctx->prefix, index, NULL) == 0)
+        n = index_prune_list(index, keep, ids, 256);
+    for (int i = 0; i < n; i++) {
+        log_dbg(1, "SCR_PREFIX_SIZE=%d: deleting dataset %d from the prefix", keep,
+                ids[i]);
+        index_remove(ctx->prefix, ids[i], NULL);
+        flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
+        if (flush_remove_pfs_dset(ctx->prefix, ids[i]) < 0)
+            log_warn("could not remove dataset %d from %s", ids[i], ctx->prefix);
+    }
+    kvtree_delete(&index);
+}

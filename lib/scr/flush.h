@@ -1,0 +1,37 @@
+/* flush.h - copying cached datasets to the prefix directory (guide 2.32).
+ *
+ * A flush writes each rank's files to <prefix>/scr.dataset.<id>/<path
+ * relative to the prefix>, checking every byte against the CRC32 recorded
+ * when the dataset completed, then the summary and rank2file map, and only
+ * then marks the dataset COMPLETE (and CURRENT) in the index.  A dataset is
+ * marked FLUSHING while it is copied, so the cache never evicts it, and an
+ * interrupted flush never leaves the index pointing at a partial copy.
+ *
+ * Background flush (SCR_FLUSH_ASYNC=1): each process copies its files in a
+ * thread, throttled by SCR_FLUSH_ASYNC_BW (bytes/s per node) and
+ * SCR_FLUSH_ASYNC_PERCENT (CPU), reporting progress in its transfer file
+ * (guide 2.22) in the control directory.  Later SCR calls notice when every
+ * process is done and finish the flush.  All calls are collective.
+ */
+#ifndef SCR_FLUSH_H
+#define SCR_FLUSH_H
+
+#include "scr_ctx.h"
+
+/* should dataset id go to the prefix now (output, or every SCR_FLUSH) */
+int flush_wanted(scr_ctx_t *ctx, int id);
+/* is dataset id on the prefix (flush file LOCATION PFS) */
+int flush_done(scr_ctx_t *ctx, int id);
+/* flush now; 0 on success.  A failure leaves the dataset in cache. */
+int flush_sync(scr_ctx_t *ctx, int id);
+/* start a background flush of id (finishing any earlier one first) */
+int flush_async_start(scr_ctx_t *ctx, int id);
+/* finish a background flush if every process is done (wait: until it is);
+ * returns 1 while one is still running */
+int flush_async_poll(scr_ctx_t *ctx, int wait);
+/* the newest complete checkpoint in cache that is not on the prefix, or -1 */
+int flush_pending_ckpt(scr_ctx_t *ctx);
+/* remove a dataset directory on the prefix (never following links) */
+int flush_remove_pfs_dset(const char *prefix, int id);
+
+#endif

@@ -16,6 +16,8 @@ typedef struct {
 
 int cmd_print(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_halt(int argc, char **argv);
+int cmd_flush_file(int argc, char **argv);
 
 /* print "scr NAME: usage: ..." for the named command and return 2 */
 int cmd_usage(const char *name);

@@ -13,6 +13,16 @@ static const cmd_t commands[] = {
      "print SCR metadata (kvtree) files as trees"},
     {"config", cmd_config, "scr config [--system-file PATH] --list | KEY...",
      "list parameters, or show a parameter's value and where it came from"},
+    {"halt", cmd_halt,
+     "scr halt [--prefix DIR] [--checkpoints N] [--before TIME] [--after TIME] "
+     "[--seconds N] [--immediate] [--list] [--remove] [--unset-checkpoints] "
+     "[--unset-before] [--unset-after] [--unset-seconds] [--unset-reason]",
+     "set, list or remove the halt conditions of a job (TIME: '2026-11-21 18:30', "
+     "'18:30', '+2h', '@unix-seconds')"},
+    {"flush-file", cmd_flush_file,
+     "scr flush-file [--prefix DIR] --latest | --needflush ID | --location ID | --subdir "
+     "ID",
+     "ask the flush file where datasets are (cache, prefix)"},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -13,7 +13,11 @@
  *   --die-in-ckpt S    at step S, every rank dies (SIGKILL) halfway through
  *                      writing its checkpoint
  *   --expect-restart S fail unless the run restarts from step S (0: none)
+ *   --sleep-ms MS      compute time per step (default 0)
+ *   --output 1         at the end, write an output dataset "final" with
+ *                      out/rank_<r>.txt (flushed to the prefix)
  *
+ * After each checkpoint it asks SCR_Should_exit and stops early when told.
  * Exits 0 when it reached --steps with every check passed.
  */
 #include <mpi.h>
@@ -22,11 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scr.h"
 
 static struct {
-    int rank, ranks, steps, every, files, die_in, expect;
+    int rank, ranks, steps, every, files, die_in, expect, sleep_ms, output;
     long size;
 } app = {
     .steps = 10, .every = 2, .files = 2, .die_in = -1, .expect = -1, .size = 1 << 20};
@@ -153,6 +158,27 @@ static void checkpoint(int step)
         printf("scr_example: checkpoint %s complete\n", name);
 }
 
+/* an output dataset: goes to the prefix, is never restarted from */
+static void write_output(void)
+{
+    char name[64], path[SCR_MAX_FILENAME];
+    if (SCR_Start_output("final", SCR_FLAG_OUTPUT) != SCR_SUCCESS)
+        fail("cannot start output", "final");
+    snprintf(name, sizeof(name), "out/rank_%d.txt", app.rank);
+    if (SCR_Route_file(name, path) != SCR_SUCCESS)
+        fail("cannot route", name);
+    FILE *fp = fopen(path, "w");
+    if (!fp ||
+        fprintf(fp, "rank %d of %d finished step %d\n", app.rank, app.ranks, app.steps) <
+            0 ||
+        fclose(fp) != 0)
+        fail("cannot write", path);
+    if (SCR_Complete_output(1) != SCR_SUCCESS)
+        fail("output failed:", "final");
+    if (app.rank == 0)
+        printf("scr_example: output final complete\n");
+}
+
 static void parse(int argc, char **argv)
 {
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -169,6 +195,10 @@ static void parse(int argc, char **argv)
             app.die_in = (int)v;
         else if (!strcmp(argv[i], "--expect-restart"))
             app.expect = (int)v;
+        else if (!strcmp(argv[i], "--sleep-ms"))
+            app.sleep_ms = (int)v;
+        else if (!strcmp(argv[i], "--output"))
+            app.output = (int)v;
         else
             fail("unknown option", argv[i]);
     }
@@ -190,14 +220,29 @@ int main(int argc, char **argv)
     }
     if (app.rank == 0 && start == 0)
         printf("scr_example: starting from the beginning\n");
-    for (int step = start + 1; step <= app.steps; step++) {
-        int need = 0;
-        if (step % app.every == 0 && SCR_Need_checkpoint(&need) == SCR_SUCCESS && need)
+    int step;
+    for (step = start + 1; step <= app.steps; step++) {
+        int need = 0, stop = 0;
+        if (app.sleep_ms > 0) {
+            struct timespec ts = {app.sleep_ms / 1000,
+                                  (long)(app.sleep_ms % 1000) * 1000000};
+            nanosleep(&ts, NULL);
+        }
+        if (step % app.every != 0)
+            continue;
+        if (SCR_Need_checkpoint(&need) == SCR_SUCCESS && need)
             checkpoint(step);
+        if (SCR_Should_exit(&stop) == SCR_SUCCESS && stop) {
+            if (app.rank == 0)
+                printf("scr_example: SCR says stop, halting after step %d\n", step);
+            break;
+        }
     }
+    if (app.output && step > app.steps)
+        write_output();
     if (SCR_Finalize() != SCR_SUCCESS)
         fail("SCR_Finalize failed", "");
-    if (app.rank == 0)
+    if (app.rank == 0 && step > app.steps)
         printf("scr_example: done at step %d\n", app.steps);
     MPI_Finalize();
     return 0;

@@ -137,6 +137,19 @@ static void init_counters(scr_ctx_t *ctx)
         }
         free(ids);
     }
+    /* ids go on above every dataset on the prefix too, so a new dataset
+     * never lands in the directory of an older one */
+    if (ctx->rank == 0) {
+        kvtree_t *index = kvtree_new();
+        int *pids, np;
+        if (index_read(ctx->prefix, index, NULL) == 0 &&
+            kvtree_list_int(kvtree_get(index, "DSET"), &np, &pids) == 0) {
+            if (np > 0 && pids[np - 1] > maxid)
+                maxid = pids[np - 1];
+            free(pids);
+        }
+        kvtree_delete(&index);
+    }
     MPI_Allreduce(&maxid, &ctx->dataset_id, 1, MPI_INT, MPI_MAX, ctx->comm);
     MPI_Allreduce(&maxckpt, &ctx->checkpoint_id, 1, MPI_INT, MPI_MAX, ctx->comm);
     ctx->restart_id = cache_newest_ckpt(ctx, INT32_MAX);
@@ -254,6 +267,9 @@ static int init_body(scr_ctx_t *ctx)
     if (!scr_agree(ctx, ok, "SCR_Init", &err))
         return -1;
     ctx->flush_every = config_get_int(ctx->cfg, "SCR_FLUSH", 10);
+    if (ctx->rank == 0 && config_get_int(ctx->cfg, "SCR_USE_CONTAINERS", 0))
+        log_warn(
+            "SCR_USE_CONTAINERS=1 is not supported yet: files are flushed one by one");
     evlog_open(ctx);
     init_halt_check(ctx);
     if (ctx->rank == 0)

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# test-pfs.sh EXAMPLE SCR: libscr and the parallel file system on simulated
+# nodes: flush, fetch after every cache is wiped, a corrupt file on the PFS,
+# an unwritable prefix, a job killed during a background flush, the halt
+# conditions, output datasets, SCR_PREFIX_SIZE, the event log, flush-file.
+source "$(dirname "$0")/lib.sh"
+ex=$(readlink -f "$1") scr=$(readlink -f "$2")
+out=$(mktemp -d)
+trap 'sim_cleanup; rm -rf "$out"' EXIT
+ALL=node1:2,node2:2,node3:2,node4:2
+BASE=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1)
+wipe_all() { for n in node1 node2 node3 node4 node5; do "$simnode" wipe "$sim_dir" $n; done; }
+# the index flattened to one line without blanks: "CURRENTscr.dataset.4DIR..."
+index_has() { "$scr" print "$pfs/.scr/index.scr" | tr -d ' \n' | grep -Eq -- "$1"; }
+
+# ---- flush, then restart fetched from the PFS ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_LOG_ENABLE=1)
+check "flush: run with SCR_FLUSH=2 and an output dataset" \
+	sim_run "$out/f1" "$ALL" "$ex" --steps 8 --files 2 --size 500000 --output 1
+check "flush: checkpoints 2 and 4 flushed" test -d "$pfs/scr.dataset.2" -a -d "$pfs/scr.dataset.4"
+check "flush: checkpoint 1 not flushed" test ! -e "$pfs/scr.dataset.1"
+check "flush: files keep their paths below the prefix" test -s "$pfs/scr.dataset.4/ckpt/rank_1_f1.dat"
+check "flush: summary and rank2file written" \
+	test -s "$pfs/scr.dataset.4/.scr/summary.scr" -a -s "$pfs/scr.dataset.4/.scr/rank2file.scr"
+check "flush: index CURRENT is the newest checkpoint" index_has "CURRENTscr.dataset.4"
+check "flush: the output dataset went to the prefix" \
+	sh -c "grep -q 'rank 3 of 8 finished step 8' $pfs/scr.dataset.5/out/rank_3.txt"
+check "flush-file: dataset 4 is on the PFS" sh -c "'$scr' flush-file --prefix '$pfs' --location 4 | grep -qx PFS"
+check "flush-file: dataset 4 needs no flush" sh -c "! '$scr' flush-file --prefix '$pfs' --needflush 4"
+check "flush-file: subdir" sh -c "test \$('$scr' flush-file --prefix '$pfs' --subdir 4) = scr.dataset.4"
+check "nodes file records 4 nodes" sh -c "'$scr' print '$pfs/.scr/nodes.scr' | grep -qx '  4'"
+check "event log: one parseable line per event" \
+	sh -c "grep -Ev '^[0-9T:-]+ [0-9]+ event=[A-Z_]+ job=[^ ]+ user=[^ ]+ host=[^ ]+( [a-z_]+=[^ ]+)*\$' '$pfs/.scr/log' | grep -c . | grep -qx 0"
+check "event log: flushes with bandwidth" has "$pfs/.scr/log" "event=FLUSH_END .* dset=4 bytes=[0-9]+ secs=[0-9.]+ mbps=[0-9.]+ ok=1"
+check "event log: run start and end" has "$pfs/.scr/log" "event=RUN_END"
+wipe_all
+check "fetch: every cache wiped, the rerun restarts at step 8" \
+	sim_run "$out/f2" "$ALL" "$ex" --steps 10 --files 2 --size 500000 --expect-restart 8
+check "fetch: it came from the prefix" has "$out/f2" "restart from the prefix: dataset 4 fetched"
+check "fetch: every byte verified" has "$out/f2" "restarted from step.8, every byte verified"
+check "event log: the fetch" has "$pfs/.scr/log" "event=FETCH .* dset=4 .*ok=1"
+
+# ---- a corrupt file on the PFS ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2)
+check "corrupt: first run" sim_run "$out/c1" "$ALL" "$ex" --steps 8 --size 300000
+printf '\x5a' | dd of="$pfs/scr.dataset.4/ckpt/rank_1_f1.dat" bs=1 seek=77 conv=notrunc status=none
+wipe_all
+check "corrupt: restart falls back to checkpoint 2 (step 4)" \
+	sim_run "$out/c2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 4
+check "corrupt: the damage is named" has "$out/c2" "fetch of dataset 4 failed: .*rank_1_f1.dat: CRC32"
+check "corrupt: dataset 4 marked FAILED in the index" index_has "4DIRscr.dataset.4COMPLETE1.*FAILED"
+
+# ---- an unwritable prefix ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+for n in node1 node2 node3 node4; do
+	"$simnode" exec "$sim_dir" $n sh -c "mount --bind '$pfs' '$pfs' && mount -o remount,bind,ro '$pfs'"
+done
+check "read-only prefix: the run goes on" sim_run "$out/r1" "$ALL" "$ex" --steps 4 --size 100000
+check "read-only prefix: a clear message" has "$out/r1" "flush of dataset 1 to $pfs failed: .*Read-only file system; it stays in cache"
+check "read-only prefix: the job finished" has "$out/r1" "done at step 4"
+for n in node1 node2 node3 node4; do "$simnode" exec "$sim_dir" $n umount "$pfs"; done
+check "read-only prefix: the checkpoint stayed in cache" \
+	sim_run "$out/r2" "$ALL" "$ex" --steps 6 --size 100000 --expect-restart 4
+check "read-only prefix: restarted from cache" has "$out/r2" "restart from cache: dataset 2"
+
+# ---- killed during a background flush ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_FLUSH_ASYNC=1 -x SCR_FLUSH_ASYNC_BW=2MB)
+(sim_run "$out/k1" "$ALL" "$ex" --steps 2 --files 2 --size 4000000) &
+runner=$!
+for i in $(seq 1 100); do
+	find /dev/shm/scr-sim.$(basename "$sim_dir") -name 'transfer_*.scrinfo' | grep -q . && break
+	sleep 0.1
+done
+sleep 1
+for n in node1 node2 node3 node4; do "$simnode" kill "$sim_dir" $n; done
+wait $runner
+check "async: the job was killed mid-flush (flush had started)" test -d "$pfs/scr.dataset.1"
+check "async: the index never marks it complete" index_has "DSET1DIRscr.dataset.1COMPLETE0"
+check "async: and never CURRENT" sh -c "! '$scr' print '$pfs/.scr/index.scr' | grep -q CURRENT"
+for n in node1 node2 node3 node4; do "$simnode" start-node "$sim_dir" $n; done
+wipe_all
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+check "async: the next run does not fetch the partial copy" \
+	sim_run "$out/k2" "$ALL" "$ex" --steps 2 --size 100000 --expect-restart 0
+
+# ---- a background flush that completes ----
+sim_setup 4
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_FLUSH_ASYNC=1 -x SCR_PREFIX_SIZE=1)
+check "async: run with background flushes" sim_run "$out/a1" "$ALL" "$ex" --steps 6 --size 200000
+check "async: flushes finished in the background" has "$out/a1" "background flush of dataset 1 started"
+check "SCR_PREFIX_SIZE=1: only the newest checkpoint is kept" \
+	sh -c "test -d '$pfs/scr.dataset.3' -a ! -e '$pfs/scr.dataset.1' -a ! -e '$pfs/scr.dataset.2'"
+check "async: the newest is CURRENT" index_has "CURRENTscr.dataset.3"
+check "async: no transfer file left" sh -c "! find /dev/shm/scr-sim.$(basename "$sim_dir") -name 'transfer_*' | grep -q ."
+
+# ---- halt conditions ----
+sim_setup 4
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
+export SIM_KEEP_HALT=1
+"$scr" halt --prefix "$pfs" --checkpoints 2 >/dev/null
+check "halt: CheckpointsLeft=2 stops after two checkpoints" sim_run "$out/h1" "$ALL" "$ex" --steps 20 --size 1000
+check "halt: the app was told after step 4" has "$out/h1" "SCR says stop, halting after step 4"
+check "halt: no third checkpoint" hasnt "$out/h1" "checkpoint step.6"
+rm -f "$pfs/.scr/halt.scr"
+"$scr" halt --prefix "$pfs" --checkpoints 1 >/dev/null
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_HALT_EXIT=1)
+check "halt: SCR_HALT_EXIT=1 exits inside SCR" sim_run "$out/h2" "$ALL" "$ex" --steps 20 --size 1000 --expect-restart 4
+check "halt: after the first new checkpoint" has "$out/h2" "halting: CHECKPOINTS_LEFT"
+check "halt: the app never got control back" hasnt "$out/h2" "step.8|done at"
+check "halt: the newest checkpoint was flushed on the way out" test -d "$pfs/scr.dataset.3"
+rm -f "$pfs/.scr/halt.scr"
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
+"$scr" halt --prefix "$pfs" --after +3s >/dev/null
+check "halt: ExitAfter" sim_run "$out/h3" "$ALL" "$ex" --steps 400 --every 2 --size 1000 --sleep-ms 100 --expect-restart 6
+check "halt: stopped once the time passed" has "$out/h3" "SCR says stop"
+rm -f "$pfs/.scr/halt.scr"
+"$scr" halt --prefix "$pfs" --before +1h --seconds 3597 >/dev/null
+check "halt: ExitBefore with HaltSeconds" sim_run "$out/h4" "$ALL" "$ex" --steps 800 --every 2 --size 1000 --sleep-ms 100
+check "halt: stopped HaltSeconds before the deadline" has "$out/h4" "SCR says stop"
+rm -f "$pfs/.scr/halt.scr"
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0 -x SCR_END_TIME=$(($(date +%s) + 6)) -x SCR_HALT_SECONDS=3)
+check "halt: SCR_HALT_SECONDS before the job's end time" \
+	sim_run "$out/h5" "$ALL" "$ex" --steps 1000 --every 2 --size 1000 --sleep-ms 100
+check "halt: stopped with time to spare" has "$out/h5" "SCR says stop"
+sim_setup 4
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
+check "halt: a run that finishes" sim_run "$out/h6" "$ALL" "$ex" --steps 2 --size 1000
+check "halt: finishing records SCR_FINALIZE_CALLED" sh -c "'$scr' halt --prefix '$pfs' --list | grep -q SCR_FINALIZE_CALLED"
+check "halt: the finished job does not run again" sim_run "$out/h7" "$ALL" "$ex" --steps 4 --size 1000
+check "halt: and says why" has "$out/h7" "halt condition SCR_FINALIZE_CALLED holds for prefix $pfs: not running"
+check "halt: nothing ran" hasnt "$out/h7" "scr_example:"
+"$scr" halt --prefix "$pfs" --remove >/dev/null
+check "halt: after scr halt --remove it runs" sim_run "$out/h8" "$ALL" "$ex" --steps 4 --size 1000 --expect-restart 2
+"$scr" halt --prefix "$pfs" --remove --immediate >/dev/null
+check "halt: --immediate stops the next launch" sim_run "$out/h9" "$ALL" "$ex" --steps 6 --size 1000
+check "halt: with its reason" has "$out/h9" "halt condition SCR_HALT_IMMEDIATE holds"
+unset SIM_KEEP_HALT
+finish

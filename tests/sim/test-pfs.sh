@@ -41,6 +41,25 @@ check "fetch: it came from the prefix" has "$out/f2" "restart from the prefix: d
 check "fetch: every byte verified" has "$out/f2" "restarted from step.8, every byte verified"
 check "event log: the fetch" has "$pfs/.scr/log" "event=FETCH .* dset=4 .*ok=1"
 
+# ---- SCR_CURRENT picks an older checkpoint; SCR_FLUSH_ON_RESTART ----
+wipe_all
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_CURRENT=step.4)
+check "SCR_CURRENT=step.4: restart fetches that one" \
+	sim_run "$out/n1" "$ALL" "$ex" --steps 4 --files 2 --size 500000 --expect-restart 4
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
+check "cache restart with SCR_FLUSH=0 after a PFS fetch" \
+	sim_run "$out/n2" "$ALL" "$ex" --steps 6 --files 2 --size 500000 --expect-restart 4
+newest=$(ls -d "$pfs"/scr.dataset.* | sed 's/.*\.//' | sort -n | tail -1)
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_FLUSH_ON_RESTART=1)
+check "SCR_FLUSH_ON_RESTART: restart from cache" \
+	sim_run "$out/n3" "$ALL" "$ex" --steps 6 --files 2 --size 500000 --expect-restart 6
+check "SCR_FLUSH_ON_RESTART: the restart checkpoint was flushed at SCR_Init" \
+	test -d "$pfs/scr.dataset.$((newest + 1))"
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0 -x SCR_PREFIX_PURGE=1)
+check "SCR_PREFIX_PURGE: run" sim_run "$out/n4" "$ALL" "$ex" --steps 2 --files 2 --size 500000 --expect-restart 6
+check "SCR_PREFIX_PURGE: every dataset left the prefix" sh -c "! ls -d '$pfs'/scr.dataset.* 2>/dev/null"
+check "SCR_PREFIX_PURGE: and the index" sh -c "! '$scr' print '$pfs/.scr/index.scr' | grep -q scr.dataset"
+
 # ---- a corrupt file on the PFS ----
 sim_setup 5
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2)

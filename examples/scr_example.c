@@ -206,6 +206,7 @@ static void parse(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows up as it happens */
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &app.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &app.ranks);

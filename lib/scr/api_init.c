@@ -161,6 +161,21 @@ static void init_counters(scr_ctx_t *ctx)
 static void init_halt_check(scr_ctx_t *ctx)
 {
     char reason[256] = "";
+    /* SCR_FINALIZE_CALLED stops relaunches of the job that finished; a new
+     * job in the same prefix clears it */
+    if (ctx->rank == 0) {
+        kvtree_t *t = kvtree_new();
+        const char *r, *job;
+        halt_read(ctx->prefix, t, NULL);
+        r = kvtree_get_val(t, "ExitReason");
+        job = kvtree_get_val(t, "JOBID");
+        if (r && strcmp(r, "SCR_FINALIZE_CALLED") == 0 && job && strcmp(job, ctx->jobid) != 0) {
+            log_dbg(1, "job %s finished earlier; job %s may run", job, ctx->jobid);
+            halt_unset(ctx->prefix, "ExitReason", NULL);
+            halt_unset(ctx->prefix, "JOBID", NULL);
+        }
+        kvtree_delete(&t);
+    }
     if (!scr_halt_check(ctx, reason, sizeof(reason)))
         return;
     if (ctx->rank == 0) {
@@ -357,7 +372,8 @@ int SCR_Finalize(void)
         if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
             log_err("SCR_Finalize: %s", err.text);
         if (ctx->rank == 0) {
-            if (halt_set(ctx->prefix, "ExitReason", "SCR_FINALIZE_CALLED", &err) < 0)
+            if (halt_set(ctx->prefix, "JOBID", ctx->jobid, &err) < 0 ||
+                halt_set(ctx->prefix, "ExitReason", "SCR_FINALIZE_CALLED", &err) < 0)
                 log_warn("cannot record SCR_FINALIZE_CALLED: %s", err.text);
             evlog_event(ctx, "RUN_END", "secs=%.3f", scr_now() - ctx->t_init);
         }

@@ -49,7 +49,7 @@ sim_run() {
 	shift 2
 	[ "${SIM_KEEP_HALT:-0}" = 1 ] || rm -f "$pfs/.scr/halt.scr"
 	(cd "$pfs" && timeout "${SIM_TIMEOUT:-120}" "$simnode" mpirun "$sim_dir" \
-		-np "${SIM_NP:-8}" --host "$hosts" -x SCR_JOB_ID=4242 "${SIM_ENV[@]}" "$@") \
+		-np "${SIM_NP:-8}" --host "$hosts" -x SCR_JOB_ID="${SIM_JOB_ID:-4242}" "${SIM_ENV[@]}" "$@") \
 		>"$out" 2>&1
 }
 

@@ -157,5 +157,12 @@ check "halt: after scr halt --remove it runs" sim_run "$out/h8" "$ALL" "$ex" --s
 "$scr" halt --prefix "$pfs" --remove --immediate >/dev/null
 check "halt: --immediate stops the next launch" sim_run "$out/h9" "$ALL" "$ex" --steps 6 --size 1000
 check "halt: with its reason" has "$out/h9" "halt condition SCR_HALT_IMMEDIATE holds"
+"$scr" halt --prefix "$pfs" --remove >/dev/null
+check "halt: a finished run" sim_run "$out/h10" "$ALL" "$ex" --steps 2 --size 1000
+SIM_JOB_ID=5151
+check "halt: a new job in the same prefix is not blocked" \
+	sim_run "$out/h11" "$ALL" "$ex" --steps 4 --size 1000
+unset SIM_JOB_ID
+check "halt: it ran" has "$out/h11" "done at step 4"
 unset SIM_KEEP_HALT
 finish

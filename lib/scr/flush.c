@@ -34,6 +34,7 @@ struct flush_async {
     uint64_t bytes;
     double t0;
     int ok;
+    int check_crc;    /* SCR_CRC_ON_FLUSH */
     scr_error_t err;
     /* background only */
     int background;
@@ -95,7 +96,7 @@ static int flush_copy(flush_job_t *j, const kvtree_t *m, char *buf, uint64_t *to
                   strerror(errno));
     else if (fsync(out) < 0)
         errprintf(&j->err, "fsync %s: %s", dst, strerror(errno));
-    else if (kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
+    else if (j->check_crc && kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
         errprintf(&j->err, "%s changed in cache: CRC32 0x%08x, recorded 0x%08x", src, crc,
                   want);
     else
@@ -222,6 +223,7 @@ static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
 {
     flush_job_t *j = calloc(1, sizeof(*j));
     j->id = id;
+    j->check_crc = config_get_int(ctx->cfg, "SCR_CRC_ON_FLUSH", 1);
     j->t0 = scr_now();
     pfs_dset_dir(ctx->prefix, id, j->pfsdir, sizeof(j->pfsdir));
     scr_error_t err = {""};

@@ -169,7 +169,8 @@ static void init_halt_check(scr_ctx_t *ctx)
         halt_read(ctx->prefix, t, NULL);
         r = kvtree_get_val(t, "ExitReason");
         job = kvtree_get_val(t, "JOBID");
-        if (r && strcmp(r, "SCR_FINALIZE_CALLED") == 0 && job && strcmp(job, ctx->jobid) != 0) {
+        if (r && strcmp(r, "SCR_FINALIZE_CALLED") == 0 && job &&
+            strcmp(job, ctx->jobid) != 0) {
             log_dbg(1, "job %s finished earlier; job %s may run", job, ctx->jobid);
             halt_unset(ctx->prefix, "ExitReason", NULL);
             halt_unset(ctx->prefix, "JOBID", NULL);

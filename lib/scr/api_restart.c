@@ -6,6 +6,7 @@
 
 #include "api_util.h"
 #include "cache.h"
+#include "evlog.h"
 #include "filemap.h"
 #include "flush.h"
 #include "halt.h"
@@ -112,6 +113,9 @@ int SCR_Start_restart(char *name)
     ctx->state = SCR_STATE_RESTART;
     log_dbg(1, "restarting from dataset %d (%s) in cache", ctx->restart_id,
             dset_name(ctx, ctx->restart_id));
+    if (ctx->rank == 0)
+        evlog_event(ctx, "RESTART", "dset=%d name=%s", ctx->restart_id,
+                    dset_name(ctx, ctx->restart_id));
     return copy_name(name, dset_name(ctx, ctx->restart_id));
 }
 

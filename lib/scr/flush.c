@@ -34,7 +34,7 @@ struct flush_async {
     uint64_t bytes;
     double t0;
     int ok;
-    int check_crc;    /* SCR_CRC_ON_FLUSH */
+    int check_crc; /* SCR_CRC_ON_FLUSH */
     scr_error_t err;
     /* background only */
     int background;

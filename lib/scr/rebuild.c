@@ -7,6 +7,7 @@
 
 #include "cache.h"
 #include "desc.h"
+#include "evlog.h"
 #include "filemap.h"
 #include "inventory.h"
 #include "io.h"
@@ -494,7 +495,11 @@ int rebuild_cache(scr_ctx_t *ctx)
     while ((id = rb_next_id(&rb, id)) >= 0) {
         scr_error_t err = {""};
         int rebuilt = 0;
+        double t1 = scr_now();
         int rc = rb_dataset(&rb, id, &rebuilt, &err);
+        if (ctx->rank == 0)
+            evlog_event(ctx, "REBUILD", "dset=%d lost_ranks=%d secs=%.3f ok=%d", id,
+                        rebuilt, scr_now() - t1, rc == 0);
         if (rc == 0) {
             kept++;
             const char *name =

@@ -1,0 +1,302 @@
+/* scr-bench-report.c - turn scr-bench's JSON lines into the results table,
+ * a combined JSON file and an SVG chart of bandwidth per scheme next to its
+ * baseline.  Usage: scr-bench-report LINES.json RESULTS.json CHART.svg
+ *
+ * Samples of the same (phase, scheme, label, ranks, metric) from several
+ * launches are merged before min/median/max are taken.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXROWS 512
+#define MAXS 256
+
+typedef struct {
+    char phase[32], scheme[32], label[64], metric[64], unit[16];
+    int ranks;
+    long long bytes;
+    int n;
+    double s[MAXS];
+} row_t;
+
+static row_t rows[MAXROWS];
+static int nrows;
+
+static int get_str(const char *line, const char *key, char *out, size_t len)
+{
+    char pat[80];
+    snprintf(pat, sizeof(pat), "\"%s\":\"", key);
+    const char *p = strstr(line, pat);
+    if (!p)
+        return -1;
+    p += strlen(pat);
+    size_t i = 0;
+    while (*p && *p != '"' && i + 1 < len)
+        out[i++] = *p++;
+    out[i] = '\0';
+    return 0;
+}
+
+static double get_num(const char *line, const char *key)
+{
+    char pat[80];
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    const char *p = strstr(line, pat);
+    return p ? atof(p + strlen(pat)) : 0;
+}
+
+static row_t *find_row(const row_t *r)
+{
+    for (int i = 0; i < nrows; i++)
+        if (!strcmp(rows[i].phase, r->phase) && !strcmp(rows[i].scheme, r->scheme) &&
+            !strcmp(rows[i].label, r->label) && !strcmp(rows[i].metric, r->metric) &&
+            rows[i].ranks == r->ranks)
+            return &rows[i];
+    if (nrows == MAXROWS)
+        return NULL;
+    rows[nrows] = *r;
+    rows[nrows].n = 0;
+    return &rows[nrows++];
+}
+
+static void read_lines(FILE *fp)
+{
+    char line[16384];
+    while (fgets(line, sizeof(line), fp)) {
+        row_t r = {0};
+        if (get_str(line, "phase", r.phase, sizeof(r.phase)) < 0 ||
+            get_str(line, "metric", r.metric, sizeof(r.metric)) < 0)
+            continue;
+        get_str(line, "scheme", r.scheme, sizeof(r.scheme));
+        get_str(line, "label", r.label, sizeof(r.label));
+        get_str(line, "unit", r.unit, sizeof(r.unit));
+        r.ranks = (int)get_num(line, "ranks");
+        r.bytes = (long long)get_num(line, "bytes_per_rank");
+        row_t *x = find_row(&r);
+        const char *p = strstr(line, "\"samples\":[");
+        if (!x || !p)
+            continue;
+        p += 11;
+        while (*p && *p != ']' && x->n < MAXS) {
+            char *end;
+            double v = strtod(p, &end);
+            if (end == p)
+                break;
+            x->s[x->n++] = v;
+            p = *end == ',' ? end + 1 : end;
+        }
+    }
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void stats(row_t *r, double *mn, double *med, double *mx)
+{
+    qsort(r->s, (size_t)r->n, sizeof(double), cmp);
+    *mn = r->s[0];
+    *mx = r->s[r->n - 1];
+    *med = r->n % 2 ? r->s[r->n / 2] : (r->s[r->n / 2 - 1] + r->s[r->n / 2]) / 2;
+}
+
+static row_t *lookup(const char *phase, const char *scheme, const char *metric)
+{
+    for (int i = 0; i < nrows; i++)
+        if (!strcmp(rows[i].phase, phase) && !strcmp(rows[i].scheme, scheme) &&
+            !strcmp(rows[i].metric, metric) && rows[i].n > 0)
+            return &rows[i];
+    return NULL;
+}
+
+static double median_of(const char *phase, const char *scheme, const char *metric)
+{
+    row_t *r = lookup(phase, scheme, metric);
+    double a, m, c;
+    if (!r)
+        return -1;
+    stats(r, &a, &m, &c);
+    return m;
+}
+
+/* the targets of issue 7: metric, scheme, bound, "<=" or ">=" */
+static const struct {
+    const char *phase, *scheme, *metric, *op;
+    double bound;
+    const char *what;
+} targets[] = {
+    {"ckpt", "SINGLE", "complete_over_baseline", "<=", 0.15,
+     "SINGLE Complete <= 0.15x write"},
+    {"ckpt", "PARTNER", "complete_over_baseline", "<=", 1.2,
+     "PARTNER Complete <= 1.2x write"},
+    {"ckpt", "XOR4", "complete_over_baseline", "<=", 0.8,
+     "XOR(4) Complete <= 0.8x write"},
+    {"ckpt", "RS2", "complete_over_baseline", "<=", 1.5, "RS(2) Complete <= 1.5x write"},
+    {"rebuild", "XOR4", "rebuild_over_encode", "<=", 1.5, "XOR rebuild <= 1.5x encode"},
+    {"ckpt", "XOR4", "flush_bw_over_cp", ">=", 0.9, "flush >= 0.9x cp bandwidth"},
+    {"fetch", "XOR4", "fetch_bw_over_cp", ">=", 0.9, "fetch >= 0.9x cp bandwidth"},
+    {"micro", "-", "crc32_gbps", ">=", 10.0, "CRC32 >= 10 GB/s on one core"},
+};
+
+/* rebuild relative to the same scheme's encode (Complete) */
+static void add_rebuild_ratios(void)
+{
+    for (int i = 0, n = nrows; i < n; i++) {
+        if (strcmp(rows[i].phase, "rebuild") || strcmp(rows[i].metric, "rebuild"))
+            continue;
+        double enc = median_of("ckpt", rows[i].scheme, "complete_checkpoint");
+        if (enc <= 0)
+            continue;
+        row_t r = rows[i];
+        snprintf(r.metric, sizeof(r.metric), "rebuild_over_encode");
+        snprintf(r.unit, sizeof(r.unit), "x");
+        row_t *x = find_row(&r);
+        if (!x)
+            continue;
+        x->n = rows[i].n;
+        for (int k = 0; k < x->n; k++)
+            x->s[k] = rows[i].s[k] / enc;
+    }
+}
+
+static void print_table(FILE *out)
+{
+    fprintf(out, "%-8s %-8s %-5s %-26s %12s %12s %12s %s\n", "phase", "scheme", "ranks",
+            "metric", "min", "median", "max", "unit");
+    for (int i = 0; i < nrows; i++) {
+        double a, m, c;
+        if (rows[i].n == 0)
+            continue;
+        stats(&rows[i], &a, &m, &c);
+        fprintf(out, "%-8s %-8s %-5d %-26s %12.4g %12.4g %12.4g %s\n", rows[i].phase,
+                rows[i].scheme, rows[i].ranks, rows[i].metric, a, m, c, rows[i].unit);
+    }
+    fprintf(out, "\ntargets (medians):\n");
+    for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+        double m = median_of(targets[t].phase, targets[t].scheme, targets[t].metric);
+        int met = m >= 0 && (targets[t].op[0] == '<' ? m <= targets[t].bound
+                                                     : m >= targets[t].bound);
+        if (m < 0)
+            fprintf(out, "  %-36s not measured\n", targets[t].what);
+        else
+            fprintf(out, "  %-36s %8.3f  %s\n", targets[t].what, m,
+                    met ? "met" : "MISSED");
+    }
+}
+
+static void write_json(FILE *out)
+{
+    fprintf(out, "[\n");
+    for (int i = 0; i < nrows; i++) {
+        double a, m, c;
+        if (rows[i].n == 0)
+            continue;
+        stats(&rows[i], &a, &m, &c);
+        fprintf(out,
+                "  {\"phase\":\"%s\",\"scheme\":\"%s\",\"label\":\"%s\",\"ranks\":%d,"
+                "\"bytes_per_rank\":%lld,\"metric\":\"%s\",\"unit\":\"%s\",\"n\":%d,"
+                "\"min\":%.6g,\"median\":%.6g,\"max\":%.6g}%s\n",
+                rows[i].phase, rows[i].scheme, rows[i].label, rows[i].ranks,
+                rows[i].bytes, rows[i].metric, rows[i].unit, rows[i].n, a, m, c,
+                i + 1 < nrows ? "," : "");
+    }
+    fprintf(out, "]\n");
+}
+
+/* bars of aggregate bandwidth (GB/s) per scheme: baseline write, SCR
+ * Complete, cp to the prefix, flush */
+static void write_svg(FILE *out)
+{
+    static const struct {
+        const char *metric, *name, *color;
+    } bars[] = {{"baseline_write_fsync", "write+fsync (baseline)", "#9e9e9e"},
+                {"complete_checkpoint", "SCR_Complete_checkpoint", "#1f77b4"},
+                {"cp_to_prefix", "cp to prefix (baseline)", "#c7c7c7"},
+                {"flush", "SCR flush", "#ff7f0e"}};
+    const char *schemes[16];
+    int ns = 0;
+    double maxbw = 0.1;
+    for (int i = 0; i < nrows; i++) {
+        if (strcmp(rows[i].phase, "ckpt") ||
+            strcmp(rows[i].metric, "complete_checkpoint"))
+            continue;
+        if (ns < 16)
+            schemes[ns++] = rows[i].scheme;
+    }
+    double bw[16][4];
+    for (int s = 0; s < ns; s++)
+        for (int k = 0; k < 4; k++) {
+            row_t *r = lookup("ckpt", schemes[s], bars[k].metric);
+            double m = median_of("ckpt", schemes[s], bars[k].metric);
+            bw[s][k] = r && m > 0 ? (double)r->bytes * r->ranks / m / 1e9 : 0;
+            maxbw = bw[s][k] > maxbw ? bw[s][k] : maxbw;
+        }
+    int w = 140 * (ns > 0 ? ns : 1) + 120, h = 360, base = 300;
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "font-family=\"sans-serif\" font-size=\"11\">\n",
+            w, h + 60);
+    fprintf(out,
+            "<text x=\"10\" y=\"18\" font-size=\"14\">Aggregate bandwidth per scheme "
+            "(GB/s, medians), next to the baselines</text>\n");
+    fprintf(out, "<line x1=\"60\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+            base, w - 10, base);
+    for (int t = 0; t <= 4; t++) {
+        double v = maxbw * t / 4;
+        int y = base - (int)(250.0 * t / 4);
+        fprintf(out,
+                "<text x=\"10\" y=\"%d\">%.2f</text><line x1=\"55\" y1=\"%d\" x2=\"%d\" "
+                "y2=\"%d\" stroke=\"#eee\"/>\n",
+                y + 4, v, y, w - 10, y);
+    }
+    for (int s = 0; s < ns; s++) {
+        int x0 = 70 + 140 * s;
+        for (int k = 0; k < 4; k++) {
+            int bh = (int)(250.0 * bw[s][k] / maxbw);
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"28\" height=\"%d\" fill=\"%s\">"
+                    "<title>%s %s: %.3f GB/s</title></rect>\n",
+                    x0 + 30 * k, base - bh, bh, bars[k].color, schemes[s], bars[k].name,
+                    bw[s][k]);
+        }
+        fprintf(out, "<text x=\"%d\" y=\"%d\">%s</text>\n", x0 + 30, base + 16,
+                schemes[s]);
+    }
+    for (int k = 0; k < 4; k++)
+        fprintf(out,
+                "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                "<text x=\"%d\" y=\"%d\">%s</text>\n",
+                10 + 200 * (k % 2), base + 30 + 18 * (k / 2), bars[k].color,
+                26 + 200 * (k % 2), base + 40 + 18 * (k / 2), bars[k].name);
+    fprintf(out, "</svg>\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: scr-bench-report LINES.json RESULTS.json CHART.svg\n");
+        return 2;
+    }
+    FILE *in = fopen(argv[1], "r");
+    if (!in) {
+        perror(argv[1]);
+        return 1;
+    }
+    read_lines(in);
+    fclose(in);
+    add_rebuild_ratios();
+    print_table(stdout);
+    FILE *js = fopen(argv[2], "w"), *svg = fopen(argv[3], "w");
+    if (!js || !svg) {
+        perror("scr-bench-report: output");
+        return 1;
+    }
+    write_json(js);
+    write_svg(svg);
+    fclose(js);
+    fclose(svg);
+    return 0;
+}

@@ -1,0 +1,386 @@
+/* scr-bench.c - SCR's costs against baselines measured in the same run.
+ *
+ * Phases (one per launch, see bench/run):
+ *   ckpt     per repetition: a baseline write of the checkpoint bytes with
+ *            write + fsync into the cache directory; the same bytes written
+ *            through SCR_Route_file; SCR_Complete_checkpoint.  Every second
+ *            checkpoint is flushed (SCR_FLUSH=2): its time comes from SCR's
+ *            event log, and the baseline is cp + fsync of the same files to
+ *            the same prefix.  Also SCR_Need_checkpoint latency and
+ *            SCR_Init/SCR_Finalize time.
+ *   fetch    after every cache was wiped: the fetch (event log) against cp +
+ *            fsync of the same files back into cache
+ *   rebuild  after a node was lost: the cache rebuild (event log)
+ *   micro    rank 0 alone: memcpy, CRC32 and XOR throughput on one core
+ *   init     SCR_Init, SCR_Need_checkpoint, SCR_Finalize only
+ *
+ * Times are the slowest rank's (what the application waits for).  Rank 0
+ * appends one JSON object per metric (min/median/max over repetitions) to
+ * --json.
+ */
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <isa-l/crc.h>
+#include <isa-l/raid.h>
+
+#include "scr.h"
+
+#define MAXREPS 64
+
+static struct {
+    int rank, ranks, reps, files;
+    long long bytes;
+    const char *phase, *scheme, *json, *label;
+    char cache[1024];
+    char last[16][SCR_MAX_FILENAME + 64]; /* routed paths of the last checkpoint */
+} b = {.reps = 5,
+       .files = 1,
+       .bytes = 64LL << 20,
+       .phase = "ckpt",
+       .scheme = "XOR",
+       .json = "bench.json",
+       .label = ""};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* the slowest rank's time for a collective step */
+static double slowest(double t)
+{
+    double m;
+    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return m;
+}
+
+/* one JSON line per metric with the raw samples; scr-bench-report merges
+ * launches and computes min/median/max */
+static void emit(const char *metric, const double *v, int n, const char *unit)
+{
+    if (b.rank != 0 || n <= 0)
+        return;
+    FILE *fp = fopen(b.json, "a");
+    if (!fp)
+        return;
+    fprintf(fp,
+            "{\"phase\":\"%s\",\"scheme\":\"%s\",\"label\":\"%s\",\"ranks\":%d,"
+            "\"bytes_per_rank\":%lld,\"metric\":\"%s\",\"unit\":\"%s\",\"samples\":[",
+            b.phase, b.scheme, b.label, b.ranks, b.bytes, metric, unit);
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s%.6g", i ? "," : "", v[i]);
+    fprintf(fp, "]}\n");
+    fclose(fp);
+}
+
+static char *pattern(size_t n)
+{
+    char *p = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        p[i] = (char)(i * 131 + (size_t)b.rank);
+    return p;
+}
+
+static void write_file(const char *path, const char *buf, size_t n, int do_fsync)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || write(fd, buf, n) != (ssize_t)n || (do_fsync && fsync(fd) < 0) ||
+        close(fd) < 0) {
+        fprintf(stderr, "scr-bench: rank %d: cannot write %s\n", b.rank, path);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+/* cp SRC DST, then fsync DST: the baseline for flush and fetch */
+static void cp_fsync(const char *src, const char *dst)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/cp", "cp", src, dst, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    int fd = open(dst, O_RDONLY);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || fd < 0 || fsync(fd) < 0) {
+        fprintf(stderr, "scr-bench: rank %d: cp %s %s failed\n", b.rank, src, dst);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    close(fd);
+}
+
+/* seconds of this job's ok events of one kind, from SCR's event log */
+static int log_secs(const char *event, double *v, int max)
+{
+    char line[2048], want[128], job[128];
+    const char *id = getenv("SCR_JOB_ID");
+    int n = 0;
+    FILE *fp = fopen(".scr/log", "r");
+    snprintf(want, sizeof(want), "event=%s ", event);
+    snprintf(job, sizeof(job), "job=%s ", id ? id : "");
+    while (fp && n < max && fgets(line, sizeof(line), fp)) {
+        const char *s = strstr(line, " secs=");
+        if (strstr(line, want) && strstr(line, job) && strstr(line, "ok=1") && s &&
+            !strstr(line, "lost_ranks=0 "))
+            v[n++] = atof(s + 6);
+    }
+    if (fp)
+        fclose(fp);
+    return n;
+}
+
+static void file_name(int f, char *buf, size_t len)
+{
+    snprintf(buf, len, "bench/rank_%d_f%d.dat", b.rank, f);
+}
+
+/* write the checkpoint: baseline, through SCR, completion */
+static void ckpt_rep(char *buf, size_t per, double *tb, double *tw, double *tc)
+{
+    char path[SCR_MAX_FILENAME + 64], name[256];
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (int f = 0; f < b.files; f++) {
+        snprintf(path, sizeof(path), "%s/bench-base.%d.%d", b.cache, b.rank, f);
+        write_file(path, buf, per, 1);
+    }
+    *tb = slowest(now() - t0);
+    for (int f = 0; f < b.files; f++) {
+        snprintf(path, sizeof(path), "%s/bench-base.%d.%d", b.cache, b.rank, f);
+        unlink(path);
+    }
+    SCR_Start_checkpoint();
+    t0 = now();
+    for (int f = 0; f < b.files; f++) {
+        file_name(f, name, sizeof(name));
+        SCR_Route_file(name, path);
+        write_file(path, buf, per, 0);
+        snprintf(b.last[f], sizeof(b.last[f]), "%s", path);
+    }
+    *tw = slowest(now() - t0);
+    t0 = now();
+    if (SCR_Complete_checkpoint(1) != SCR_SUCCESS)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    *tc = slowest(now() - t0);
+}
+
+/* cp + fsync of this rank's cached files to the prefix */
+static double cp_out(void)
+{
+    char src[SCR_MAX_FILENAME], dst[SCR_MAX_FILENAME + 64];
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (int f = 0; f < b.files; f++) {
+        snprintf(src, sizeof(src), "%s", b.last[f]);
+        snprintf(dst, sizeof(dst), "bench-cp.%d.%d", b.rank, f);
+        cp_fsync(src, dst);
+    }
+    double t = slowest(now() - t0);
+    for (int f = 0; f < b.files; f++) {
+        snprintf(dst, sizeof(dst), "bench-cp.%d.%d", b.rank, f);
+        unlink(dst);
+    }
+    return t;
+}
+
+static double need_latency(void)
+{
+    int flag;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (int i = 0; i < 200; i++)
+        SCR_Need_checkpoint(&flag);
+    return slowest(now() - t0) / 200;
+}
+
+static void phase_ckpt(double t_init)
+{
+    size_t per = (size_t)(b.bytes / b.files);
+    char *buf = pattern(per);
+    double base[MAXREPS], wr[MAXREPS], comp[MAXREPS], cp[MAXREPS], ratio[MAXREPS], tb, tw,
+        tc;
+    int n = 0, ncp = 0;
+    for (int i = 1; i <= 2 * b.reps; i++) {
+        ckpt_rep(buf, per, &tb, &tw, &tc);
+        if (i % 2 == 1) { /* SCR_FLUSH=2: odd checkpoints stay in cache */
+            base[n] = tb;
+            wr[n] = tw;
+            comp[n] = tc;
+            ratio[n++] = tc / tb;
+        } else {
+            cp[ncp++] = cp_out();
+        }
+    }
+    double need = need_latency(), t0 = now();
+    SCR_Finalize();
+    double fin = slowest(now() - t0), flush[MAXREPS], bw[MAXREPS];
+    int nf = b.rank == 0 ? log_secs("FLUSH_END", flush, MAXREPS) : 0;
+    emit("baseline_write_fsync", base, n, "s");
+    emit("app_write", wr, n, "s");
+    emit("complete_checkpoint", comp, n, "s");
+    emit("complete_over_baseline", ratio, n, "x");
+    emit("cp_to_prefix", cp, ncp, "s");
+    emit("flush", flush, nf, "s");
+    for (int i = 0; i < nf && i < ncp; i++)
+        bw[i] = cp[i] / flush[i];
+    emit("flush_bw_over_cp", bw, nf < ncp ? nf : ncp, "x");
+    emit("init", &t_init, 1, "s");
+    emit("finalize", &fin, 1, "s");
+    emit("need_checkpoint", &need, 1, "s");
+    free(buf);
+}
+
+/* the fetch happened in SCR_Init; the baseline copies the same files back */
+static void phase_fetch(void)
+{
+    char name[SCR_MAX_FILENAME], src[SCR_MAX_FILENAME * 2], dst[SCR_MAX_FILENAME + 64];
+    int flag = 0;
+    SCR_Have_restart(&flag, name);
+    if (!flag) {
+        if (b.rank == 0)
+            fprintf(stderr, "scr-bench: nothing was fetched\n");
+        MPI_Abort(MPI_COMM_WORLD, 4);
+    }
+    SCR_Start_restart(name);
+    SCR_Complete_restart(1);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (int f = 0; f < b.files; f++) {
+        char rel[256];
+        file_name(f, rel, sizeof(rel));
+        snprintf(src, sizeof(src), "%s/%s", name, rel);
+        snprintf(dst, sizeof(dst), "%s/bench-fetch.%d.%d", b.cache, b.rank, f);
+        cp_fsync(src, dst);
+        unlink(dst);
+    }
+    double cp = slowest(now() - t0);
+    SCR_Finalize();
+    double fetch[MAXREPS], ratio;
+    int nf = b.rank == 0 ? log_secs("FETCH", fetch, MAXREPS) : 0;
+    if (nf > 0) {
+        fetch[0] = fetch[nf - 1];
+        ratio = cp / fetch[0];
+        emit("fetch", fetch, 1, "s");
+        emit("cp_from_prefix", &cp, 1, "s");
+        emit("fetch_bw_over_cp", &ratio, 1, "x");
+    }
+}
+
+static void phase_rebuild(void)
+{
+    SCR_Finalize();
+    double v[MAXREPS];
+    int n = b.rank == 0 ? log_secs("REBUILD", v, MAXREPS) : 0;
+    if (n > 0)
+        emit("rebuild", &v[n - 1], 1, "s");
+}
+
+static void phase_micro(void)
+{
+    if (b.rank != 0)
+        return;
+    size_t n = 256u << 20;
+    char *x = aligned_alloc(64, n), *y = aligned_alloc(64, n), *z = aligned_alloc(64, n);
+    memset(x, 1, n);
+    memset(y, 2, n);
+    memset(z, 0, n);
+    double mc[MAXREPS], crc[MAXREPS], xr[MAXREPS];
+    volatile uint32_t sink = 0;
+    for (int r = 0; r < b.reps; r++) {
+        double t0 = now();
+        memcpy(z, x, n);
+        mc[r] = (double)n / (now() - t0) / 1e9;
+        t0 = now();
+        sink ^= crc32_gzip_refl(0, (unsigned char *)x, n);
+        crc[r] = (double)n / (now() - t0) / 1e9;
+        void *v[3] = {x, y, z};
+        t0 = now();
+        xor_gen(3, (int)n, v);
+        xr[r] = (double)n / (now() - t0) / 1e9;
+    }
+    (void)sink;
+    emit("memcpy_gbps", mc, b.reps, "GB/s");
+    emit("crc32_gbps", crc, b.reps, "GB/s");
+    emit("xor_gbps", xr, b.reps, "GB/s");
+    free(x);
+    free(y);
+    free(z);
+}
+
+static void parse(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--phase"))
+            b.phase = argv[i + 1];
+        else if (!strcmp(argv[i], "--scheme"))
+            b.scheme = argv[i + 1];
+        else if (!strcmp(argv[i], "--label"))
+            b.label = argv[i + 1];
+        else if (!strcmp(argv[i], "--json"))
+            b.json = argv[i + 1];
+        else if (!strcmp(argv[i], "--reps"))
+            b.reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--files"))
+            b.files = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--bytes"))
+            b.bytes = atoll(argv[i + 1]);
+        else {
+            fprintf(stderr, "scr-bench: unknown option %s\n", argv[i]);
+            exit(2);
+        }
+    }
+    if (b.reps < 1 || b.reps > MAXREPS / 2 || b.files < 1 || b.files > 16 ||
+        b.bytes < b.files) {
+        fprintf(stderr, "scr-bench: bad --reps (1-%d), --files (1-16) or --bytes\n",
+                MAXREPS / 2);
+        exit(2);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &b.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &b.ranks);
+    parse(argc, argv);
+    const char *cache = getenv("SCR_CACHE_BASE");
+    snprintf(b.cache, sizeof(b.cache), "%s", cache ? cache : "/dev/shm");
+    if (!strcmp(b.phase, "micro")) {
+        phase_micro();
+        MPI_Finalize();
+        return 0;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    if (SCR_Init() != SCR_SUCCESS)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    double t_init = slowest(now() - t0);
+    if (!strcmp(b.phase, "ckpt"))
+        phase_ckpt(t_init);
+    else if (!strcmp(b.phase, "fetch"))
+        phase_fetch();
+    else if (!strcmp(b.phase, "rebuild"))
+        phase_rebuild();
+    else if (!strcmp(b.phase, "init")) {
+        double need = need_latency();
+        t0 = now();
+        SCR_Finalize();
+        double fin = slowest(now() - t0);
+        emit("init", &t_init, 1, "s");
+        emit("need_checkpoint", &need, 1, "s");
+        emit("finalize", &fin, 1, "s");
+    }
+    MPI_Finalize();
+    return 0;
+}

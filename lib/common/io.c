@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,27 +186,52 @@ int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t 
     return total;
 }
 
+/* CRC of an open file through a mapping: no copy out of the page cache */
+static int io_crc_mapped(int fd, uint64_t size, uint32_t *crc)
+{
+    const size_t window = (size_t)1 << 30;
+    uint32_t c = 0;
+    for (uint64_t off = 0; off < size; off += window) {
+        size_t len = size - off < window ? (size_t)(size - off) : window;
+        void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, (off_t)off);
+        if (p == MAP_FAILED)
+            return -1;
+        madvise(p, len, MADV_SEQUENTIAL);
+        c = crc32_update(c, p, len);
+        munmap(p, len);
+    }
+    *crc = c;
+    return 0;
+}
+
 int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *err)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return errprintf(err, "open %s: %s", path, strerror(errno));
-    void *buf = io_alloc(IO_DEFAULT_BUF);
-    if (!buf) {
-        close(fd);
-        return errprintf(err, "crc %s: out of memory", path);
-    }
+    struct stat st;
     uint32_t c = 0;
     uint64_t total = 0;
     int rc = 0;
-    ssize_t n;
-    while ((n = io_read_full(fd, buf, IO_DEFAULT_BUF)) > 0) {
-        c = crc32_update(c, buf, (size_t)n);
-        total += (uint64_t)n;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        io_crc_mapped(fd, (uint64_t)st.st_size, &c) == 0) {
+        total = (uint64_t)st.st_size;
+    } else {
+        /* not mappable (some file systems): read it */
+        void *buf = io_alloc(IO_DEFAULT_BUF);
+        ssize_t n;
+        if (!buf) {
+            close(fd);
+            return errprintf(err, "crc %s: out of memory", path);
+        }
+        while ((n = io_read_full(fd, buf, IO_DEFAULT_BUF)) > 0) {
+            c = crc32_update(c, buf, (size_t)n);
+            total += (uint64_t)n;
+        }
+        if (n < 0)
+            rc = errprintf(err, "read %s: %s", path, strerror(errno));
+        free(buf);
     }
-    if (n < 0)
-        rc = errprintf(err, "read %s: %s", path, strerror(errno));
-    free(buf);
     close(fd);
     if (crc)
         *crc = c;

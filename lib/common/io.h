@@ -33,7 +33,10 @@ int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err);
 int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t *crc,
                      scr_error_t *err);
 
-/* CRC32 and size of a file's contents (symlinks are not followed). */
+/* CRC32 and size of a file's contents (symlinks are not followed).  Regular
+ * files are mapped, not read: a file that shrinks meanwhile raises SIGBUS, so
+ * code that must survive a hostile owner (root over user files) should copy
+ * with io_copy_file instead. */
 int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *err);
 
 /* A logical concatenation of open files with their logical sizes. */

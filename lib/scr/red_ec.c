@@ -184,7 +184,8 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
                       (size_t)p * (size_t)len;
         ec_encode_part(&j->code, t, len, data, outs);
     }
-    MPI_Reduce_scatter_block(send, recv, (int)block, MPI_BYTE, MPI_BXOR, comm);
+    /* len is a multiple of 8 (chunk and buffer are), so reduce 64-bit words */
+    MPI_Reduce_scatter_block(send, recv, (int)(block / 8), MPI_UINT64_T, MPI_BXOR, comm);
     for (int p = 0; p < j->m && rc == 0; p++)
         if (io_pwrite_full(j->pfd, recv + (size_t)p * (size_t)len, (size_t)len,
                            (off_t)(j->data_off + (uint64_t)p * j->chunk + off)) < 0)
@@ -230,7 +231,9 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
         uint64_t size = ec_logical_size(kvtree_getf(j.metas, "%d", s));
         max = size > max ? size : max;
     }
+    /* chunks in whole 8-byte words: the reduction then XORs 64-bit words */
     j.chunk = (max + (uint64_t)j.k - 1) / (uint64_t)j.k;
+    j.chunk = (j.chunk + 7) & ~(uint64_t)7;
     int ok = xfer_open(list, NULL, &j.files, err) == 0;
     ok = ok && ec_write_header(ctx, rd, &j, id,
                                filemap_get_desc(ctx->filemap, id, "DSETDESC"), err) == 0;
@@ -367,8 +370,10 @@ static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, const ec_plan_t *plans,
     size_t region = (size_t)j->n * (size_t)len;
     int rc = 0, counts[256];
     memset(send, 0, (size_t)nlost * region);
+    /* 64-bit words when the piece allows (chunks are written 8-aligned) */
+    int word = len % 8 == 0 ? 8 : 1;
     for (int r = 0; r < j->n; r++)
-        counts[r] = lost[r] ? (int)region : 0;
+        counts[r] = lost[r] ? (int)(region / (size_t)word) : 0;
     for (int slot = 0; slot < j->n && !lost[j->i]; slot++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, slot, &s, &t);
@@ -393,7 +398,8 @@ static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, const ec_plan_t *plans,
         }
         ec_decode_part(&plans[s], u, len, sym, outs);
     }
-    MPI_Reduce_scatter(send, recv, counts, MPI_BYTE, MPI_BXOR, comm);
+    MPI_Reduce_scatter(send, recv, counts, word == 8 ? MPI_UINT64_T : MPI_BYTE, MPI_BXOR,
+                       comm);
     for (int slot = 0; slot < j->n && lost[j->i] && rc == 0; slot++) {
         unsigned char *piece = recv + (size_t)slot * (size_t)len;
         if (slot < j->k)

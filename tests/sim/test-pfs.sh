@@ -133,15 +133,24 @@ check "halt: the app never got control back" hasnt "$out/h2" "step.8|done at"
 check "halt: the newest checkpoint was flushed on the way out" test -d "$pfs/scr.dataset.3"
 rm -f "$pfs/.scr/halt.scr"
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
-"$scr" halt --prefix "$pfs" --after +3s >/dev/null
-check "halt: ExitAfter" sim_run "$out/h3" "$ALL" "$ex" --steps 400 --every 2 --size 1000 --sleep-ms 100 --expect-restart 6
-check "halt: stopped once the time passed" has "$out/h3" "SCR says stop"
+# set a condition on the running job once its first checkpoint is done
+halt_running() { # halt_running OUT ARGS-FOR-SCR-HALT...
+	local o=$1
+	shift
+	(sim_run "$o" "$ALL" "$ex" --steps 3000 --every 2 --size 1000 --sleep-ms 20) &
+	local runner=$!
+	for i in $(seq 1 600); do grep -q "checkpoint step" "$o" 2>/dev/null && break; sleep 0.1; done
+	"$scr" halt --prefix "$pfs" "$@" >/dev/null
+	wait $runner
+}
+check "halt: ExitAfter set on a running job" halt_running "$out/h3" --after now
+check "halt: it stopped at its next checkpoint" has "$out/h3" "SCR says stop"
 rm -f "$pfs/.scr/halt.scr"
-"$scr" halt --prefix "$pfs" --before +1h --seconds 3597 >/dev/null
-check "halt: ExitBefore with HaltSeconds" sim_run "$out/h4" "$ALL" "$ex" --steps 800 --every 2 --size 1000 --sleep-ms 100
+check "halt: ExitBefore with HaltSeconds on a running job" \
+	halt_running "$out/h4" --before +1h --seconds 3600
 check "halt: stopped HaltSeconds before the deadline" has "$out/h4" "SCR says stop"
 rm -f "$pfs/.scr/halt.scr"
-SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0 -x SCR_END_TIME=$(($(date +%s) + 6)) -x SCR_HALT_SECONDS=3)
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0 -x SCR_END_TIME=$(($(date +%s) + 40)) -x SCR_HALT_SECONDS=32)
 check "halt: SCR_HALT_SECONDS before the job's end time" \
 	sim_run "$out/h5" "$ALL" "$ex" --steps 1000 --every 2 --size 1000 --sleep-ms 100
 check "halt: stopped with time to spare" has "$out/h5" "SCR says stop"

@@ -118,6 +118,9 @@ int kvtree_read_buf(const void *buf, size_t size, const char *name, kvtree_t *t,
                     scr_error_t *err);
 /* Write t to path atomically (temp file, fsync, rename, fsync directory). */
 int kvtree_write_file(const char *path, const kvtree_t *t, scr_error_t *err);
+/* The same, still atomic, but without the fsyncs: for advisory metadata
+ * where losing the last update in a machine crash is harmless. */
+int kvtree_write_file_nosync(const char *path, const kvtree_t *t, scr_error_t *err);
 /* Read path and merge it into t; the final component is never followed if it
  * is a symlink.  A missing file fails with errno ENOENT. */
 int kvtree_read_file(const char *path, kvtree_t *t, scr_error_t *err);

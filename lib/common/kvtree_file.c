@@ -143,7 +143,19 @@ static int fsync_parent(const char *path)
     return rc;
 }
 
+static int kvtree_write(const char *path, const kvtree_t *t, int sync, scr_error_t *err);
+
 int kvtree_write_file(const char *path, const kvtree_t *t, scr_error_t *err)
+{
+    return kvtree_write(path, t, 1, err);
+}
+
+int kvtree_write_file_nosync(const char *path, const kvtree_t *t, scr_error_t *err)
+{
+    return kvtree_write(path, t, 0, err);
+}
+
+static int kvtree_write(const char *path, const kvtree_t *t, int sync, scr_error_t *err)
 {
     void *buf;
     size_t size;
@@ -163,7 +175,7 @@ int kvtree_write_file(const char *path, const kvtree_t *t, scr_error_t *err)
     int rc = 0;
     if (io_write_full(fd, buf, size) < 0)
         rc = errprintf(err, "write %s: %s", tmp, strerror(errno));
-    else if (fsync(fd) < 0)
+    else if (sync && fsync(fd) < 0)
         rc = errprintf(err, "fsync %s: %s", tmp, strerror(errno));
     if (close(fd) < 0 && rc == 0)
         rc = errprintf(err, "close %s: %s", tmp, strerror(errno));
@@ -171,7 +183,7 @@ int kvtree_write_file(const char *path, const kvtree_t *t, scr_error_t *err)
         rc = errprintf(err, "rename %s to %s: %s", tmp, path, strerror(errno));
     if (rc < 0)
         unlink(tmp);
-    else
+    else if (sync)
         fsync_parent(path);
     free(buf);
     return rc;

@@ -382,6 +382,7 @@ int SCR_Finalize(void)
         evlog_close(ctx);
         MPI_Barrier(ctx->comm);
         desc_free(ctx);
+        kvtree_delete(&ctx->halt);
         topo_free(&ctx->topo);
         kvtree_delete(&ctx->filemap);
         MPI_Comm_free(&ctx->comm);

@@ -280,8 +280,14 @@ static void out_after(scr_ctx_t *ctx, int id)
         else
             flush_sync(ctx, id);
     }
-    if ((ctx->out.flags & SCR_FLAG_CHECKPOINT) && ctx->rank == 0)
-        halt_decrement(ctx->prefix, NULL);
+    /* only a job with a CheckpointsLeft pays for the locked update */
+    if ((ctx->out.flags & SCR_FLAG_CHECKPOINT) && ctx->rank == 0) {
+        kvtree_t *h = kvtree_new();
+        halt_read(ctx->prefix, h, NULL);
+        if (kvtree_get(h, "CheckpointsLeft"))
+            halt_decrement(ctx->prefix, NULL);
+        kvtree_delete(&h);
+    }
     char reason[256] = "";
     if (scr_halt_check(ctx, reason, sizeof(reason))) {
         if (ctx->rank == 0)

@@ -27,25 +27,36 @@ static time_t halt_end_time(scr_ctx_t *ctx)
     return (time_t)end;
 }
 
-int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len)
+#define HALT_REREAD_SECONDS 10.0
+
+int scr_halt_check_fresh(scr_ctx_t *ctx, int fresh, char *reason, size_t len)
 {
     int halt = 0;
     if (ctx->rank == 0) {
-        kvtree_t *t = kvtree_new();
-        halt_read(ctx->prefix, t, NULL);
-        halt = halt_check(t, time(NULL), halt_end_time(ctx),
+        /* the file lives on the PFS: read it at completions, else every 10 s */
+        if (fresh || !ctx->halt || scr_now() - ctx->halt_read_at > HALT_REREAD_SECONDS) {
+            kvtree_delete(&ctx->halt);
+            ctx->halt = kvtree_new();
+            halt_read(ctx->prefix, ctx->halt, NULL);
+            ctx->halt_read_at = scr_now();
+        }
+        halt = halt_check(ctx->halt, time(NULL), halt_end_time(ctx),
                           config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0), reason, len);
-        kvtree_delete(&t);
     }
     MPI_Bcast(&halt, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(reason, (int)len, MPI_CHAR, 0, ctx->comm);
     return halt;
 }
 
+int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len)
+{
+    return scr_halt_check_fresh(ctx, 1, reason, len);
+}
+
 int scr_halt_pending(scr_ctx_t *ctx)
 {
     char reason[256] = "";
-    return scr_halt_check(ctx, reason, sizeof(reason));
+    return scr_halt_check_fresh(ctx, 0, reason, sizeof(reason));
 }
 
 static const char *dset_name(const scr_ctx_t *ctx, int id)

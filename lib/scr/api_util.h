@@ -19,6 +19,9 @@ int scr_check_init(scr_ctx_t *ctx, const char *fn);
  * (scheduler, else SCR_END_TIME) is closer than SCR_HALT_SECONDS.  Rank 0
  * decides, everyone learns it (and the reason).  Collective. */
 int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len);
+/* fresh 0: use the copy read in the last 10 s (SCR_Need_checkpoint and
+ * SCR_Should_exit run every step: no PFS access each time) */
+int scr_halt_check_fresh(scr_ctx_t *ctx, int fresh, char *reason, size_t len);
 int scr_halt_pending(scr_ctx_t *ctx);
 /* flush the newest checkpoint if needed, shut SCR and MPI down, exit(0) */
 void scr_halt_exit(scr_ctx_t *ctx, const char *reason) __attribute__((noreturn));

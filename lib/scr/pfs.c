@@ -31,7 +31,21 @@ void pfs_timestamp(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
+static int pfs_update_sync(const char *path, pfs_update_fn fn, void *arg, int sync,
+                           scr_error_t *err);
+
 int pfs_update(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err)
+{
+    return pfs_update_sync(path, fn, arg, 1, err);
+}
+
+int pfs_update_nosync(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err)
+{
+    return pfs_update_sync(path, fn, arg, 0, err);
+}
+
+static int pfs_update_sync(const char *path, pfs_update_fn fn, void *arg, int sync,
+                           scr_error_t *err)
 {
     char dir[4200];
     snprintf(dir, sizeof(dir), "%s", path);
@@ -47,9 +61,12 @@ int pfs_update(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err)
         return -1;
     }
     int rc = fn(t, arg);
-    if (rc == 0)
+    if (rc == 0 && sync)
         rc = kvtree_write_close_unlock(path, &fd, t, err);
-    else {
+    else if (rc == 0) {
+        rc = kvtree_write_file_nosync(path, t, err);
+        kvtree_close_unlock(&fd);
+    } else {
         kvtree_close_unlock(&fd);
         rc = rc > 0 ? 0 : errprintf(err, "%s: update failed", path);
     }
@@ -259,6 +276,10 @@ int flushfile_set(const char *prefix, int id, const char *location, int on,
     char path[4200];
     flush_arg_t a = {id, location, on};
     pfs_meta_path(prefix, "flush.scr", path, sizeof(path));
+    /* CACHE marks are advisory (a scavenge checks the cache itself); where a
+     * dataset is on the PFS, and FLUSHING, must survive a crash */
+    if (strcmp(location, "CACHE") == 0)
+        return pfs_update_nosync(path, flush_do_set, &a, err);
     return pfs_update(path, flush_do_set, &a, err);
 }
 

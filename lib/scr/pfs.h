@@ -33,6 +33,8 @@ void pfs_dset_dir(const char *prefix, int id, char *buf, size_t len);
  * 1 to leave it unchanged, -1 on error) */
 typedef int (*pfs_update_fn)(kvtree_t *t, void *arg);
 int pfs_update(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err);
+/* the same without fsync, for advisory marks */
+int pfs_update_nosync(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err);
 
 /* index: record a dataset directory as being written (COMPLETE 0), mark it
  * complete/flushed (and CURRENT for checkpoints), failed, fetched */

@@ -24,6 +24,7 @@
 #include "filemap.h"
 #include "io.h"
 #include "kvtree_mpi.h"
+#include "log.h"
 #include "red.h"
 #include "xfer.h"
 
@@ -156,10 +157,15 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
     return 0;
 }
 
+/* where encode time goes, reported at SCR_DEBUG=2 */
+typedef struct {
+    double read, mul, comm, write;
+} ec_times_t;
+
 /* one piece of the encode: products into send, reduce-scatter, write */
 static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
                            unsigned char *send, unsigned char *recv, unsigned char *data,
-                           scr_error_t *err)
+                           ec_times_t *tm, scr_error_t *err)
 {
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     size_t block = (size_t)j->m * (size_t)len;
@@ -168,28 +174,35 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
         for (int r = 0; r < j->n; r++) {
             int s = (r - p + j->n) % j->n;
             if ((j->i - s + j->n) % j->n < j->m)
-                memset(send + (size_t)r * block + (size_t)p * (size_t)len, 0,
-                       (size_t)len);
+                memset(send + (size_t)r * block + (size_t)p * (size_t)len, 0, (size_t)len);
         }
     int rc = 0;
     for (int q = 0; q < j->k; q++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, q, &s, &t);
+        double t0 = scr_now();
         if (rc == 0 &&
             io_read_pad_n(&cat, data, (size_t)len, (uint64_t)q * j->chunk + off, err) < 0)
             rc = -1;
+        double t1 = scr_now();
         unsigned char *outs[32];
         for (int p = 0; p < j->m; p++)
             outs[p] = send + (size_t)ec_holder(&j->code, s, j->k + p) * block +
                       (size_t)p * (size_t)len;
         ec_encode_part(&j->code, t, len, data, outs);
+        tm->read += t1 - t0;
+        tm->mul += scr_now() - t1;
     }
     /* len is a multiple of 8 (chunk and buffer are), so reduce 64-bit words */
+    double t0 = scr_now();
     MPI_Reduce_scatter_block(send, recv, (int)(block / 8), MPI_UINT64_T, MPI_BXOR, comm);
+    double t1 = scr_now();
     for (int p = 0; p < j->m && rc == 0; p++)
         if (io_pwrite_full(j->pfd, recv + (size_t)p * (size_t)len, (size_t)len,
                            (off_t)(j->data_off + (uint64_t)p * j->chunk + off)) < 0)
             rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    tm->comm += t1 - t0;
+    tm->write += scr_now() - t1;
     return rc;
 }
 
@@ -199,18 +212,22 @@ static int ec_encode(ec_job_t *j, MPI_Comm comm, size_t bufsize, scr_error_t *er
     unsigned char *send = malloc((size_t)j->n * (size_t)j->m * (size_t)(len ? len : 1));
     unsigned char *recv = malloc((size_t)j->m * (size_t)(len ? len : 1));
     unsigned char *data = malloc((size_t)(len ? len : 1));
+    ec_times_t tm = {0, 0, 0, 0};
     if (!send || !recv || !data)
         MPI_Abort(comm, 1);
     int rc = 0;
     for (uint64_t off = 0; off < j->chunk; off += (uint64_t)len) {
         int n = (int)(j->chunk - off < (uint64_t)len ? j->chunk - off : (uint64_t)len);
         /* keep going after an error so the collective completes everywhere */
-        if (ec_encode_piece(j, comm, off, n, send, recv, data, rc ? NULL : err) < 0)
+        if (ec_encode_piece(j, comm, off, n, send, recv, data, &tm, rc ? NULL : err) < 0)
             rc = -1;
     }
     free(send);
     free(recv);
     free(data);
+    log_dbg(2, "encode, %llu-byte chunks: read %.3f s, multiply %.3f s, reduce-scatter %.3f s, "
+               "write %.3f s",
+            (unsigned long long)j->chunk, tm.read, tm.mul, tm.comm, tm.write);
     return rc;
 }
 

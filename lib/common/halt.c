@@ -26,61 +26,58 @@ int halt_read(const char *prefix, kvtree_t *t, scr_error_t *err)
 
 typedef struct {
     const char *key, *value;
+    int decrement;
     int result;
 } halt_arg_t;
 
-static int halt_modify(const char *prefix, halt_arg_t *a, int decrement, scr_error_t *err)
+static int halt_do(kvtree_t *t, void *arg)
 {
-    char path[4200], dir[4200];
-    halt_path(prefix, path, sizeof(path));
-    snprintf(dir, sizeof(dir), "%s/.scr", prefix);
-    if (io_mkdir_p(dir, 0700, err) < 0)
-        return -1;
-    int fd;
-    kvtree_t *t = kvtree_new();
-    if (kvtree_lock_open_read(path, &fd, t, err) < 0) {
-        kvtree_delete(&t);
-        return -1;
-    }
-    a->result = -1;
-    if (decrement) {
-        int left;
-        if (kvtree_util_get_int(t, "CheckpointsLeft", &left) == 0) {
-            a->result = left > 0 ? left - 1 : 0;
-            kvtree_util_set_int(t, "CheckpointsLeft", a->result);
-        }
+    halt_arg_t *a = arg;
+    int left;
+    if (a->decrement) {
+        if (kvtree_util_get_int(t, "CheckpointsLeft", &left) < 0)
+            return 1; /* no counter: nothing to write */
+        a->result = left > 0 ? left - 1 : 0;
+        kvtree_util_set_int(t, "CheckpointsLeft", a->result);
     } else if (a->value)
         kvtree_util_set_str(t, a->key, a->value);
     else if (a->key)
         kvtree_unset(t, a->key);
     else
         kvtree_clear(t);
-    int rc = kvtree_write_close_unlock(path, &fd, t, err);
-    kvtree_delete(&t);
-    return rc;
+    return 0;
+}
+
+static int halt_modify(const char *prefix, halt_arg_t *a, int decrement, scr_error_t *err)
+{
+    char path[4200];
+    halt_path(prefix, path, sizeof(path));
+    a->decrement = decrement;
+    a->result = -1;
+    return kvtree_update_file(path, halt_do, a, 1, err);
 }
 
 int halt_set(const char *prefix, const char *key, const char *value, scr_error_t *err)
 {
-    halt_arg_t a = {key, value, 0};
+    halt_arg_t a = {key, value, 0, 0};
     return halt_modify(prefix, &a, 0, err);
 }
 
 int halt_unset(const char *prefix, const char *key, scr_error_t *err)
 {
-    halt_arg_t a = {key, NULL, 0};
+    halt_arg_t a = {key, NULL, 0, 0};
     return halt_modify(prefix, &a, 0, err);
 }
 
 int halt_remove(const char *prefix, scr_error_t *err)
 {
-    halt_arg_t a = {NULL, NULL, 0};
+    halt_arg_t a = {NULL, NULL, 0, 0};
     return halt_modify(prefix, &a, 0, err);
 }
 
 int halt_decrement(const char *prefix, scr_error_t *err)
 {
-    halt_arg_t a = {NULL, NULL, -1};
+    halt_arg_t a = {NULL, NULL, 1, -1};
     if (halt_modify(prefix, &a, 1, err) < 0)
         return -1;
     return a.result;

@@ -136,4 +136,11 @@ int kvtree_write_close_unlock(const char *path, int *lockfd, const kvtree_t *t,
 void kvtree_close_unlock(int *lockfd);
 int kvtree_read_with_lock(const char *path, kvtree_t *t, scr_error_t *err);
 
+/* Locked read-modify-write in one call: the parent directory is created,
+ * fn changes the tree (return 0 to write it, 1 to leave the file as it was,
+ * -1 on error), and the file is written atomically, fsync'd when sync. */
+typedef int (*kvtree_update_fn)(kvtree_t *t, void *arg);
+int kvtree_update_file(const char *path, kvtree_update_fn fn, void *arg, int sync,
+                       scr_error_t *err);
+
 #endif

@@ -288,3 +288,32 @@ int kvtree_read_with_lock(const char *path, kvtree_t *t, scr_error_t *err)
     kvtree_close_unlock(&fd);
     return rc;
 }
+
+int kvtree_update_file(const char *path, kvtree_update_fn fn, void *arg, int sync,
+                       scr_error_t *err)
+{
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (slash && io_mkdir_p(dir, 0700, err) < 0)
+        return -1;
+    int fd;
+    kvtree_t *t = kvtree_new();
+    if (!t || kvtree_lock_open_read(path, &fd, t, err) < 0) {
+        kvtree_delete(&t);
+        return -1;
+    }
+    int rc = fn(t, arg);
+    if (rc == 0)
+        rc = sync ? kvtree_write_file(path, t, err)
+                  : kvtree_write_file_nosync(path, t, err);
+    else if (rc < 0)
+        errprintf(err, "%s: update failed", path);
+    else
+        rc = 0;
+    kvtree_close_unlock(&fd);
+    kvtree_delete(&t);
+    return rc;
+}

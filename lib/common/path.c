@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "path.h"
 
@@ -322,6 +323,20 @@ char *path_strdup_reduce_str(const char *str)
         s = path_strdup(p);
     path_delete(&p);
     return s;
+}
+
+char *path_abs_reduce_str(const char *str)
+{
+    char cwd[4096], *abs = NULL;
+    if (!str)
+        return NULL;
+    if (str[0] == '/')
+        abs = strdup(str);
+    else if (getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, str) < 0)
+        abs = NULL;
+    char *r = abs ? path_strdup_reduce_str(abs) : NULL;
+    free(abs);
+    return r;
 }
 
 path_t *path_relative(const path_t *src, const path_t *dst)

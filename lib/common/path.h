@@ -50,6 +50,9 @@ path_t *path_sub(const path_t *p, int offset, int length);
  * of an absolute path is dropped, and kept at the front of a relative one. */
 int path_reduce(path_t *p);
 char *path_strdup_reduce_str(const char *str);
+/* str made absolute (relative to the current directory) and reduced;
+ * malloc'd, NULL on failure */
+char *path_abs_reduce_str(const char *str);
 /* dst relative to src: /hello/world -> /hello/foo gives ../foo */
 path_t *path_relative(const path_t *src, const path_t *dst);
 

@@ -130,19 +130,6 @@ int SCR_Start_checkpoint(void)
     return SCR_Start_output(NULL, SCR_FLAG_CHECKPOINT);
 }
 
-/* absolute, reduced form of an application file name */
-static char *route_abs(const char *name)
-{
-    char cwd[4096], *abs = NULL;
-    if (name[0] == '/')
-        abs = strdup(name);
-    else if (getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, name) < 0)
-        abs = NULL;
-    char *r = abs ? path_strdup_reduce_str(abs) : NULL;
-    free(abs);
-    return r;
-}
-
 static int route_copy(char *file, const char *path)
 {
     if (strlen(path) >= SCR_MAX_FILENAME) {
@@ -215,7 +202,7 @@ int SCR_Route_file(const char *name, char *file)
         log_err("SCR_Route_file: bad file name '%s'", name);
         return SCR_FAILURE;
     }
-    char *abs = route_abs(name);
+    char *abs = path_abs_reduce_str(name);
     int rc = SCR_FAILURE;
     if (!abs)
         log_err("SCR_Route_file: cannot resolve %s", name);

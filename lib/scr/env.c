@@ -49,18 +49,7 @@ void env_jobid(const scr_config_t *cfg, char *buf, size_t len)
 int env_prefix(const scr_config_t *cfg, char *buf, size_t len)
 {
     const char *p = config_get(cfg, "SCR_PREFIX", NULL);
-    char cwd[4096];
-    if (!p || !*p)
-        p = getcwd(cwd, sizeof(cwd));
-    if (!p)
-        return -1;
-    char *abs = NULL;
-    if (p[0] == '/')
-        abs = strdup(p);
-    else if (getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, p) < 0)
-        abs = NULL;
-    char *r = abs ? path_strdup_reduce_str(abs) : NULL;
-    free(abs);
+    char *r = path_abs_reduce_str(p && *p ? p : ".");
     if (!r || strlen(r) >= len) {
         free(r);
         return -1;

@@ -31,47 +31,14 @@ void pfs_timestamp(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
-static int pfs_update_sync(const char *path, pfs_update_fn fn, void *arg, int sync,
-                           scr_error_t *err);
-
 int pfs_update(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err)
 {
-    return pfs_update_sync(path, fn, arg, 1, err);
+    return kvtree_update_file(path, fn, arg, 1, err);
 }
 
 int pfs_update_nosync(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err)
 {
-    return pfs_update_sync(path, fn, arg, 0, err);
-}
-
-static int pfs_update_sync(const char *path, pfs_update_fn fn, void *arg, int sync,
-                           scr_error_t *err)
-{
-    char dir[4200];
-    snprintf(dir, sizeof(dir), "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    if (io_mkdir_p(dir, 0700, err) < 0)
-        return -1;
-    int fd;
-    kvtree_t *t = kvtree_new();
-    if (kvtree_lock_open_read(path, &fd, t, err) < 0) {
-        kvtree_delete(&t);
-        return -1;
-    }
-    int rc = fn(t, arg);
-    if (rc == 0 && sync)
-        rc = kvtree_write_close_unlock(path, &fd, t, err);
-    else if (rc == 0) {
-        rc = kvtree_write_file_nosync(path, t, err);
-        kvtree_close_unlock(&fd);
-    } else {
-        kvtree_close_unlock(&fd);
-        rc = rc > 0 ? 0 : errprintf(err, "%s: update failed", path);
-    }
-    kvtree_delete(&t);
-    return rc;
+    return kvtree_update_file(path, fn, arg, 0, err);
 }
 
 typedef struct {

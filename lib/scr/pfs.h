@@ -31,7 +31,7 @@ void pfs_dset_dir(const char *prefix, int id, char *buf, size_t len);
 
 /* apply fn to the file under lock and write it back (fn returns 0 to write,
  * 1 to leave it unchanged, -1 on error) */
-typedef int (*pfs_update_fn)(kvtree_t *t, void *arg);
+typedef kvtree_update_fn pfs_update_fn;
 int pfs_update(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err);
 /* the same without fsync, for advisory marks */
 int pfs_update_nosync(const char *path, pfs_update_fn fn, void *arg, scr_error_t *err);

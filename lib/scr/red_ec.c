@@ -174,7 +174,8 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
         for (int r = 0; r < j->n; r++) {
             int s = (r - p + j->n) % j->n;
             if ((j->i - s + j->n) % j->n < j->m)
-                memset(send + (size_t)r * block + (size_t)p * (size_t)len, 0, (size_t)len);
+                memset(send + (size_t)r * block + (size_t)p * (size_t)len, 0,
+                       (size_t)len);
         }
     int rc = 0;
     for (int q = 0; q < j->k; q++) {
@@ -225,9 +226,11 @@ static int ec_encode(ec_job_t *j, MPI_Comm comm, size_t bufsize, scr_error_t *er
     free(send);
     free(recv);
     free(data);
-    log_dbg(2, "encode, %llu-byte chunks: read %.3f s, multiply %.3f s, reduce-scatter %.3f s, "
-               "write %.3f s",
-            (unsigned long long)j->chunk, tm.read, tm.mul, tm.comm, tm.write);
+    log_dbg(
+        2,
+        "encode, %llu-byte chunks: read %.3f s, multiply %.3f s, reduce-scatter %.3f s, "
+        "write %.3f s",
+        (unsigned long long)j->chunk, tm.read, tm.mul, tm.comm, tm.write);
     return rc;
 }
 

@@ -84,7 +84,7 @@ typedef struct {
     int log_syslog;
     struct flush_async *async; /* background flush in progress, or NULL */
     int flush_every;           /* SCR_FLUSH */
-    kvtree_t *halt;      /* rank 0: the halt file as last read */
+    kvtree_t *halt;            /* rank 0: the halt file as last read */
     double halt_read_at;
     int need_calls;
     double t_init;

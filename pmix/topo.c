@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "scr_build.h"
+#include "hostlist.h"
 #include "topo.h"
 
 #if SCR_HAVE_PMIX
@@ -84,17 +85,13 @@ static int topo_split(MPI_Comm comm, topo_t *topo)
     MPI_Allgather(topo->hostname, sizeof(topo->hostname), MPI_CHAR, all,
                   sizeof(topo->hostname), MPI_CHAR, comm);
     /* node index: order of first appearance among world ranks */
-    int nodes = 0, mine = -1;
-    for (int r = 0; r < size; r++) {
-        const char *h = all + (size_t)r * sizeof(topo->hostname);
-        int first = 1;
-        for (int q = 0; q < r && first; q++)
-            first = strcmp(h, all + (size_t)q * sizeof(topo->hostname)) != 0;
-        if (first) {
-            if (strcmp(h, topo->hostname) == 0)
-                mine = nodes;
-            nodes++;
-        }
+    int *idx = malloc(sizeof(int) * (size_t)size);
+    int nodes = idx ? names_index(all, size, sizeof(topo->hostname), idx) : -1;
+    int mine = nodes > 0 ? idx[rank] : -1;
+    free(idx);
+    if (nodes < 0) {
+        free(all);
+        return -1;
     }
     free(all);
     topo->node_index = mine;

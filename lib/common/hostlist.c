@@ -365,3 +365,40 @@ hostlist_t *hostlist_intersect(const hostlist_t *a, const hostlist_t *b)
 {
     return hostlist_filter(a, b, 1);
 }
+
+typedef struct {
+    const char *name;
+    int pos;
+} name_ref_t;
+
+static int name_ref_cmp(const void *a, const void *b)
+{
+    const name_ref_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+int names_index(const char *names, int n, size_t width, int *idx)
+{
+    name_ref_t *v = malloc(sizeof(*v) * (size_t)(n > 0 ? n : 1));
+    int *first = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!v || !first) {
+        free(v);
+        free(first);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = (name_ref_t){names + (size_t)i * width, i};
+    qsort(v, (size_t)n, sizeof(*v), name_ref_cmp);
+    /* each name's first position, then number names by first positions */
+    for (int i = 0; i < n; i++)
+        first[v[i].pos] = i > 0 && strcmp(v[i].name, v[i - 1].name) == 0
+                              ? first[v[i - 1].pos]
+                              : v[i].pos;
+    int distinct = 0;
+    for (int i = 0; i < n; i++)
+        idx[i] = first[i] == i ? distinct++ : idx[first[i]];
+    free(v);
+    free(first);
+    return distinct;
+}

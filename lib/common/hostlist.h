@@ -33,4 +33,10 @@ char *hostlist_compress(const hostlist_t *hl);
 hostlist_t *hostlist_minus(const hostlist_t *a, const hostlist_t *b);
 hostlist_t *hostlist_intersect(const hostlist_t *a, const hostlist_t *b);
 
+/* n names of width bytes each (NUL-terminated within width): idx[i] is the
+ * number of distinct names among names[0..first appearance of names[i]], i.e.
+ * equal names share an index and indices count up in order of first
+ * appearance.  O(n log n).  Returns the number of distinct names or -1. */
+int names_index(const char *names, int n, size_t width, int *idx);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "desc.h"
+#include "hostlist.h"
 #include "log.h"
 #include "path.h"
 #include "sets.h"
@@ -199,16 +200,8 @@ static int *rd_group_indices(scr_ctx_t *ctx, const reddesc_t *rd)
     if (!all || !idx)
         MPI_Abort(ctx->comm, 1);
     MPI_Allgather(mine, sizeof(mine), MPI_CHAR, all, sizeof(mine), MPI_CHAR, ctx->comm);
-    int groups = 0;
-    for (int r = 0; r < ctx->ranks; r++) {
-        idx[r] = -1;
-        for (int q = 0; q < r && idx[r] < 0; q++)
-            if (strcmp(all + (size_t)r * sizeof(mine), all + (size_t)q * sizeof(mine)) ==
-                0)
-                idx[r] = idx[q];
-        if (idx[r] < 0)
-            idx[r] = groups++;
-    }
+    if (names_index(all, ctx->ranks, sizeof(mine), idx) < 0)
+        MPI_Abort(ctx->comm, 1);
     free(all);
     return idx;
 }

@@ -90,5 +90,24 @@ int main(void)
     hostlist_delete(&b);
     hostlist_delete(&m);
     hostlist_delete(&i);
+
+    /* names_index: equal names share an index, counted by first appearance */
+    char names[6][8] = {"n2", "n1", "n2", "n3", "n1", "n2"};
+    int idx[6];
+    int nd = names_index(&names[0][0], 6, 8, idx);
+    ok(nd == 3 && idx[0] == 0 && idx[1] == 1 && idx[2] == 0 && idx[3] == 2 &&
+           idx[4] == 1 && idx[5] == 0,
+       "names_index: %d %d %d %d %d %d", idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]);
+    int big = 200000, *bi = malloc(sizeof(int) * (size_t)big);
+    char *bn = calloc((size_t)big, 16);
+    for (int r = 0; r < big; r++)
+        snprintf(bn + (size_t)r * 16, 16, "node%d", (r / 8) % 5000);
+    int distinct = names_index(bn, big, 16, bi);
+    int good = distinct == 5000;
+    for (int r = 0; r < big && good; r++)
+        good = bi[r] == (r / 8) % 5000;
+    ok(good, "names_index: 200000 ranks on 5000 nodes in n log n");
+    free(bi);
+    free(bn);
     return done_testing();
 }

@@ -16,6 +16,8 @@
  *   --sleep-ms MS      compute time per step (default 0)
  *   --output 1         at the end, write an output dataset "final" with
  *                      out/rank_<r>.txt (flushed to the prefix)
+ *   --tolerate 1       a failed write (full cache) marks the checkpoint
+ *                      invalid and the run goes on, instead of aborting
  *
  * After each checkpoint it asks SCR_Should_exit and stops early when told.
  * Exits 0 when it reached --steps with every check passed.
@@ -31,7 +33,7 @@
 #include "scr.h"
 
 static struct {
-    int rank, ranks, steps, every, files, die_in, expect, sleep_ms, output;
+    int rank, ranks, steps, every, files, die_in, expect, sleep_ms, output, tolerate;
     long size;
 } app = {
     .steps = 10, .every = 2, .files = 2, .die_in = -1, .expect = -1, .size = 1 << 20};
@@ -63,26 +65,30 @@ static void file_name(int f, char *buf, size_t len)
     snprintf(buf, len, "ckpt/rank_%d_f%d.dat", app.rank, f);
 }
 
-static void write_file(int f, int step)
+/* returns 0, or -1 when --tolerate and the write failed */
+static int write_file(int f, int step)
 {
     char name[256], path[SCR_MAX_FILENAME];
     file_name(f, name, sizeof(name));
     if (SCR_Route_file(name, path) != SCR_SUCCESS)
         fail("cannot route", name);
     FILE *fp = fopen(path, "wb");
-    if (!fp)
-        fail("cannot create", path);
+    int ok = fp != NULL;
     long n = file_size(app.rank, f);
     unsigned char buf[65536];
-    for (long off = 0; off < n; off += (long)sizeof(buf)) {
+    for (long off = 0; ok && off < n; off += (long)sizeof(buf)) {
         long m = n - off < (long)sizeof(buf) ? n - off : (long)sizeof(buf);
         for (long i = 0; i < m; i++)
             buf[i] = byte_at(app.rank, f, step, off + i);
-        if (fwrite(buf, 1, (size_t)m, fp) != (size_t)m)
-            fail("cannot write", path);
+        ok = fwrite(buf, 1, (size_t)m, fp) == (size_t)m;
     }
-    if (fclose(fp) != 0)
-        fail("cannot close", path);
+    if (fp && fclose(fp) != 0)
+        ok = 0;
+    if (!ok && !app.tolerate)
+        fail("cannot write", path);
+    if (!ok)
+        fprintf(stderr, "scr_example: rank %d: writing %s failed\n", app.rank, path);
+    return ok ? 0 : -1;
 }
 
 /* 1 if the file holds exactly what step wrote */
@@ -142,18 +148,24 @@ static void checkpoint(int step)
     snprintf(name, sizeof(name), "step.%d", step);
     if (SCR_Start_output(name, SCR_FLAG_CHECKPOINT) != SCR_SUCCESS)
         fail("cannot start checkpoint", name);
-    int nfiles = file_size(app.rank, 0) < 0 ? 0 : app.files;
+    int nfiles = file_size(app.rank, 0) < 0 ? 0 : app.files, valid = 1;
     for (int f = 0; f < nfiles; f++) {
         if (step == app.die_in && f == nfiles / 2)
             raise(SIGKILL);
-        write_file(f, step);
+        if (write_file(f, step) < 0)
+            valid = 0;
     }
     if (step == app.die_in) {
         MPI_Barrier(MPI_COMM_WORLD); /* the ranks without files die here */
         raise(SIGKILL);
     }
-    if (SCR_Complete_output(1) != SCR_SUCCESS)
-        fail("checkpoint failed:", name);
+    if (SCR_Complete_output(valid) != SCR_SUCCESS) {
+        if (!app.tolerate)
+            fail("checkpoint failed:", name);
+        if (app.rank == 0)
+            printf("scr_example: checkpoint %s failed, going on\n", name);
+        return;
+    }
     if (app.rank == 0)
         printf("scr_example: checkpoint %s complete\n", name);
 }
@@ -199,6 +211,8 @@ static void parse(int argc, char **argv)
             app.sleep_ms = (int)v;
         else if (!strcmp(argv[i], "--output"))
             app.output = (int)v;
+        else if (!strcmp(argv[i], "--tolerate"))
+            app.tolerate = (int)v;
         else
             fail("unknown option", argv[i]);
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agree.h"
 #include "api_util.h"
 #include "cache.h"
 #include "desc.h"
@@ -33,8 +34,7 @@ scr_ctx_t *scr_ctx(void)
 
 int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err)
 {
-    int me = ok ? ctx->ranks : ctx->rank, first;
-    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    int first = agree_first_failure(ctx->comm, !ok);
     if (first == ctx->rank && err)
         log_err("%s: %s", what, err->text);
     return first == ctx->ranks;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agree.h"
 #include "cache.h"
 #include "desc.h"
 #include "evlog.h"
@@ -97,8 +98,7 @@ static void fetch_register(fetch_job_t *j, const kvtree_t *dset, const reddesc_t
 /* the lowest rank with an error reports it; returns 1 if all ok */
 static int fetch_agree(scr_ctx_t *ctx, int ok, const char *why, int id)
 {
-    int me = ok ? ctx->ranks : ctx->rank, first;
-    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    int first = agree_first_failure(ctx->comm, !ok);
     if (first == ctx->rank)
         log_err("fetch of dataset %d failed: %s", id,
                 why && *why ? why : "unknown error");
@@ -149,9 +149,7 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes)
     fetch_register(&j, dset, rd);
     int width = config_get_int(ctx->cfg, "SCR_FETCH_WIDTH", 256);
     int ok = flow_run(ctx->comm, width, fetch_copy, &j);
-    int me = j.err.text[0] ? ctx->rank : ctx->ranks, first;
-    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
-    if (first == ctx->rank)
+    if (agree_first_failure(ctx->comm, j.err.text[0] != '\0') == ctx->rank)
         log_err("fetch of dataset %d failed: %s", id, j.err.text);
     if (ok)
         ok = red_apply(ctx, rd, id, j.dir, &err) == 0;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "agree.h"
 #include "cache.h"
 #include "crc32.h"
 #include "evlog.h"
@@ -294,8 +295,7 @@ static int flush_finish(scr_ctx_t *ctx, flush_job_t *j, int ok)
 /* the lowest rank with an error says why */
 static void flush_report(scr_ctx_t *ctx, flush_job_t *j, int all_ok)
 {
-    int me = j->err.text[0] ? ctx->rank : ctx->ranks, first;
-    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
+    int first = agree_first_failure(ctx->comm, j->err.text[0] != '\0');
     if (first == ctx->rank)
         log_err("flush of dataset %d to %s failed: %s; it stays in cache", j->id,
                 j->pfsdir, j->err.text);

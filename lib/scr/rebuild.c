@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agree.h"
 #include "cache.h"
 #include "desc.h"
 #include "evlog.h"
@@ -442,9 +443,7 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
 /* the lowest failing rank's reason, printed once */
 static void rb_report(scr_ctx_t *ctx, int id, int failed, const scr_error_t *err)
 {
-    int me = failed ? ctx->rank : ctx->ranks, first;
-    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm);
-    if (first == ctx->rank)
+    if (agree_first_failure(ctx->comm, failed) == ctx->rank)
         log_err("dataset %d cannot be rebuilt from cache: %s; deleting it", id,
                 err->text);
 }

@@ -15,7 +15,6 @@
 #include "evlog.h"
 #include "filemap.h"
 #include "flush.h"
-#include "halt.h"
 #include "pfs.h"
 #include "io.h"
 #include "log.h"
@@ -267,16 +266,9 @@ static void out_after(scr_ctx_t *ctx, int id)
         else
             flush_sync(ctx, id);
     }
-    /* only a job with a CheckpointsLeft pays for the locked update */
-    if ((ctx->out.flags & SCR_FLAG_CHECKPOINT) && ctx->rank == 0) {
-        kvtree_t *h = kvtree_new();
-        halt_read(ctx->prefix, h, NULL);
-        if (kvtree_get(h, "CheckpointsLeft"))
-            halt_decrement(ctx->prefix, NULL);
-        kvtree_delete(&h);
-    }
     char reason[256] = "";
-    if (scr_halt_check(ctx, reason, sizeof(reason))) {
+    if (scr_halt_after_dataset(ctx, (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0, reason,
+                               sizeof(reason))) {
         if (ctx->rank == 0)
             log_msg("halt condition %s holds", reason);
         if (config_get_int(ctx->cfg, "SCR_HALT_EXIT", 0))

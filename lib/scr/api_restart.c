@@ -29,23 +29,48 @@ static time_t halt_end_time(scr_ctx_t *ctx)
 
 #define HALT_REREAD_SECONDS 10.0
 
-int scr_halt_check_fresh(scr_ctx_t *ctx, int fresh, char *reason, size_t len)
+/* rank 0: read the halt file into the cached copy */
+static void halt_refresh(scr_ctx_t *ctx)
+{
+    kvtree_delete(&ctx->halt);
+    ctx->halt = kvtree_new();
+    halt_read(ctx->prefix, ctx->halt, NULL);
+    ctx->halt_read_at = scr_now();
+}
+
+/* rank 0 judges the cached copy, everyone learns the verdict */
+static int halt_share(scr_ctx_t *ctx, char *reason, size_t len)
 {
     int halt = 0;
-    if (ctx->rank == 0) {
-        /* the file lives on the PFS: read it at completions, else every 10 s */
-        if (fresh || !ctx->halt || scr_now() - ctx->halt_read_at > HALT_REREAD_SECONDS) {
-            kvtree_delete(&ctx->halt);
-            ctx->halt = kvtree_new();
-            halt_read(ctx->prefix, ctx->halt, NULL);
-            ctx->halt_read_at = scr_now();
-        }
+    if (ctx->rank == 0)
         halt = halt_check(ctx->halt, time(NULL), halt_end_time(ctx),
                           config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0), reason, len);
-    }
     MPI_Bcast(&halt, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(reason, (int)len, MPI_CHAR, 0, ctx->comm);
     return halt;
+}
+
+int scr_halt_check_fresh(scr_ctx_t *ctx, int fresh, char *reason, size_t len)
+{
+    /* the file lives on the PFS: read it at completions, else every 10 s */
+    if (ctx->rank == 0 &&
+        (fresh || !ctx->halt || scr_now() - ctx->halt_read_at > HALT_REREAD_SECONDS))
+        halt_refresh(ctx);
+    return halt_share(ctx, reason, len);
+}
+
+int scr_halt_after_dataset(scr_ctx_t *ctx, int checkpoint, char *reason, size_t len)
+{
+    if (ctx->rank == 0) {
+        halt_refresh(ctx);
+        /* only a job with a CheckpointsLeft pays for the locked update, and
+         * the re-read that sees its result */
+        if (checkpoint && kvtree_get(ctx->halt, "CheckpointsLeft")) {
+            halt_decrement(ctx->prefix, NULL);
+            halt_refresh(ctx);
+        }
+    }
+    return halt_share(ctx, reason, len);
 }
 
 int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len)

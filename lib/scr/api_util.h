@@ -22,6 +22,9 @@ int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len);
 /* fresh 0: use the copy read in the last 10 s (SCR_Need_checkpoint and
  * SCR_Should_exit run every step: no PFS access each time) */
 int scr_halt_check_fresh(scr_ctx_t *ctx, int fresh, char *reason, size_t len);
+/* after a completed dataset: count a checkpoint against CheckpointsLeft (if
+ * set), then check; one read of the halt file when no counter is set */
+int scr_halt_after_dataset(scr_ctx_t *ctx, int checkpoint, char *reason, size_t len);
 int scr_halt_pending(scr_ctx_t *ctx);
 /* flush the newest checkpoint if needed, shut SCR and MPI down, exit(0) */
 void scr_halt_exit(scr_ctx_t *ctx, const char *reason) __attribute__((noreturn));

@@ -51,6 +51,8 @@ static kvtree_t *out_dsetdesc(scr_ctx_t *ctx)
                         (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec);
     kvtree_util_set_str(d, "USER", ctx->user);
     kvtree_util_set_str(d, "JOBID", ctx->jobid);
+    /* a scavenge on one node must know how many ranks to expect */
+    kvtree_util_set_int(d, "RANKS", ctx->ranks);
     kvtree_util_set_str(d, "DIR", ctx->out.dir);
     kvtree_util_set_int(d, "COMPLETE", 0);
     return d;

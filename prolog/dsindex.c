@@ -1,0 +1,294 @@
+/* dsindex.c - scan, inspect, rebuild and index a scavenged dataset */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dsindex.h"
+#include "ecfile.h"
+#include "filemap.h"
+#include "kvtree.h"
+#include "log.h"
+#include "path.h"
+#include "pfs.h"
+#include "r2f.h"
+
+/* merge every .scr/<rank>.scrfilemap into scan: RANK <r> {DSETDESC, FILES,
+ * FILE <rel> meta} */
+static int dsindex_scan(const char *dsetdir, kvtree_t *scan, scr_error_t *err)
+{
+    char meta[4400];
+    snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
+    DIR *d = opendir(meta);
+    if (!d)
+        return errprintf(err, "%s: %s", meta, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int r;
+        char tail[16] = "";
+        if (sscanf(e->d_name, "%d.scrfilema%1s", &r, tail) != 2 || strcmp(tail, "p") != 0)
+            continue;
+        char path[4700];
+        scr_error_t ferr;
+        kvtree_t *t = kvtree_new();
+        snprintf(path, sizeof(path), "%s/%s", meta, e->d_name);
+        if (kvtree_read_file(path, t, &ferr) < 0)
+            log_warn("index: ignoring %s", ferr.text);
+        else {
+            kvtree_t *ds = kvtree_first(kvtree_getf(t, "RANK %d DSET", r))
+                               ? kvtree_elem_tree(kvtree_first(kvtree_getf(t, "RANK %d DSET", r)))
+                               : NULL;
+            if (ds)
+                kvtree_setf(scan, kvtree_dup(ds), "RANK %d", r);
+        }
+        kvtree_delete(&t);
+    }
+    closedir(d);
+    return 0;
+}
+
+/* 1 if rank's application files are all there with their recorded sizes */
+static int dsindex_rank_ok(const char *dsetdir, const kvtree_t *rk)
+{
+    int want = -1, have = 0;
+    kvtree_util_get_int(rk, "FILES", &want);
+    kvtree_t *files = kvtree_get(rk, "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
+        const char *type = kvtree_get_val(m, "TYPE"), *rel = kvtree_elem_key(e);
+        uint64_t size = 0;
+        struct stat st;
+        char path[8400];
+        if (!type || strcmp(type, FM_TYPE_USER) != 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
+        if (path_is_safe_relative(rel) && kvtree_util_get_u64(m, "SIZE", &size) == 0 &&
+            lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size)
+            have++;
+    }
+    return want >= 0 && have == want;
+}
+
+/* XOR/RS sets from the scanned redundancy files: SET <key> {MEMBERS, MEMBER
+ * <s> {FILE}}; the key is the set's member list, the same in every header */
+static void dsindex_sets(const char *dsetdir, const kvtree_t *scan, kvtree_t *sets)
+{
+    kvtree_t *ranks = kvtree_get(scan, "RANK");
+    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
+        kvtree_t *files = kvtree_get(kvtree_elem_tree(e), "FILE");
+        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f)) {
+            const char *type = kvtree_get_val(kvtree_get(kvtree_elem_tree(f), "META"), "TYPE");
+            int s, n, setid;
+            char ext[8];
+            const char *base = strrchr(kvtree_elem_key(f), '/');
+            base = base ? base + 1 : kvtree_elem_key(f);
+            if (!type || strcmp(type, FM_TYPE_USER) == 0 ||
+                sscanf(base, "%d_of_%d_in_%d.%7s", &s, &n, &setid, ext) != 4 || s < 1 ||
+                s > n)
+                continue;
+            char path[8400];
+            snprintf(path, sizeof(path), "%s/%s", dsetdir, kvtree_elem_key(f));
+            kvtree_t *set = kvtree_setf(sets, NULL, "%s.%d", ext, setid);
+            kvtree_util_set_int(set, "MEMBERS", n);
+            kvtree_util_set_str(kvtree_setf(set, NULL, "MEMBER %d", s - 1), "FILE", path);
+        }
+    }
+}
+
+/* rebuild every set with lost members; write the rebuilt ranks' filemaps */
+static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan, int *rebuilt)
+{
+    kvtree_t *sets = kvtree_new(), *out = kvtree_new();
+    dsindex_sets(dsetdir, scan, sets);
+    int bad = 0;
+    for (kvtree_elem_t *e = kvtree_first(sets); e; e = kvtree_elem_next(e)) {
+        scr_error_t err;
+        int n = ecfile_rebuild(dsetdir, kvtree_elem_tree(e), out, &err);
+        if (n < 0) {
+            log_err("index: dataset %d, set %s: %s", id, kvtree_elem_key(e), err.text);
+            bad++;
+        }
+    }
+    kvtree_t *ranks = kvtree_get(out, "RANK");
+    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
+        int r = atoi(kvtree_elem_key(e));
+        kvtree_t *src = kvtree_elem_tree(e), *fm = kvtree_new();
+        kvtree_t *rk = kvtree_setf(fm, NULL, "RANK %d DSET %d", r, id);
+        kvtree_setf(fm, NULL, "DSET %d RANK %d", id, r);
+        kvtree_set(rk, "DSETDESC", kvtree_dup(kvtree_get(src, "DSETDESC")));
+        kvtree_util_set_int(rk, "FILES", kvtree_size(kvtree_get(src, "FILE")));
+        kvtree_t *files = kvtree_get(src, "FILE");
+        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f))
+            kvtree_setf(rk, kvtree_dup(kvtree_elem_tree(f)), "FILE %s META",
+                        kvtree_elem_key(f));
+        char path[4400];
+        scr_error_t err;
+        snprintf(path, sizeof(path), "%s/.scr/%d.scrfilemap", dsetdir, r);
+        if (kvtree_write_file(path, fm, &err) < 0) {
+            log_err("index: %s", err.text);
+            bad++;
+        } else
+            (*rebuilt)++;
+        kvtree_delete(&fm);
+    }
+    kvtree_delete(&sets);
+    kvtree_delete(&out);
+    return bad ? -1 : 0;
+}
+
+/* the dataset descriptor for summary and index, and the rank2file input */
+static kvtree_t *dsindex_collect(const kvtree_t *scan, int ranks, kvtree_t *r2f, int *nfiles)
+{
+    kvtree_t *dset = NULL;
+    *nfiles = 0;
+    for (int r = 0; r < ranks; r++) {
+        kvtree_t *rk = kvtree_getf(scan, "RANK %d", r);
+        if (!dset)
+            dset = kvtree_dup(kvtree_get(rk, "DSETDESC"));
+        kvtree_t *mine = kvtree_setf(r2f, NULL, "RANK %d FILE", r);
+        kvtree_t *files = kvtree_get(rk, "FILE");
+        for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+            kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
+            const char *type = kvtree_get_val(m, "TYPE");
+            if (!type || strcmp(type, FM_TYPE_USER) != 0)
+                continue;
+            kvtree_t *x = kvtree_set(mine, kvtree_elem_key(e), NULL);
+            uint64_t size = 0;
+            kvtree_util_get_u64(m, "SIZE", &size);
+            kvtree_util_set_u64(x, "SIZE", size);
+            if (kvtree_get(m, "CRC"))
+                kvtree_util_set_str(x, "CRC", kvtree_get_val(m, "CRC"));
+            (*nfiles)++;
+        }
+    }
+    if (dset) {
+        kvtree_unset(dset, "DIR");
+        kvtree_unset(dset, "FLUSHING");
+        kvtree_util_set_int(dset, "FILES", *nfiles);
+    }
+    return dset;
+}
+
+/* ranks that fail inspection, as "3,5,..." in buf; returns how many */
+static int dsindex_inspect(const char *dsetdir, const kvtree_t *scan, int ranks, char *buf,
+                           size_t len)
+{
+    int missing = 0;
+    buf[0] = '\0';
+    for (int r = 0; r < ranks; r++) {
+        kvtree_t *rk = kvtree_getf(scan, "RANK %d", r);
+        if (rk && dsindex_rank_ok(dsetdir, rk))
+            continue;
+        size_t used = strlen(buf);
+        if (used + 16 < len)
+            snprintf(buf + used, len - used, "%s%d", missing ? "," : "", r);
+        missing++;
+    }
+    return missing;
+}
+
+int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error_t *err)
+{
+    char dsetdir[4200], name[64], list[256];
+    pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
+    pfs_dset_name(id, name, sizeof(name));
+    memset(rep, 0, sizeof(*rep));
+    kvtree_t *scan = kvtree_new();
+    if (dsindex_scan(dsetdir, scan, err) < 0)
+        return kvtree_delete(&scan), -1;
+    kvtree_elem_t *first = kvtree_first(kvtree_get(scan, "RANK"));
+    if (!first || kvtree_util_get_int(kvtree_get(kvtree_elem_tree(first), "DSETDESC"),
+                                      "RANKS", &rep->ranks) < 0 || rep->ranks < 1) {
+        kvtree_delete(&scan);
+        return errprintf(err, "%s: no rank filemaps with a rank count", dsetdir);
+    }
+    rep->missing = dsindex_inspect(dsetdir, scan, rep->ranks, list, sizeof(list));
+    if (rep->missing > 0) {
+        log_msg("index: dataset %d is missing ranks %s; rebuilding", id, list);
+        dsindex_rebuild(dsetdir, id, scan, &rep->rebuilt);
+        kvtree_delete(&scan);
+        scan = kvtree_new();
+        dsindex_scan(dsetdir, scan, NULL);
+    }
+    int still = dsindex_inspect(dsetdir, scan, rep->ranks, list, sizeof(list));
+    kvtree_t *r2f = kvtree_new();
+    kvtree_t *dset = dsindex_collect(scan, rep->ranks, r2f, &rep->files);
+    int rc = 0;
+    if (still > 0) {
+        rc = errprintf(err, "dataset %d in %s: ranks %s are missing files and cannot be "
+                            "rebuilt", id, dsetdir, list);
+        if (dset) {
+            summary_write(dsetdir, dset, 0, NULL);
+            index_add(prefix, id, name, dset, 0, NULL);
+        }
+    } else if (dsindex_write_r2f(dsetdir, rep->ranks, r2f, err) < 0 ||
+               summary_write(dsetdir, dset, 1, err) < 0 ||
+               index_add(prefix, id, name, dset, 1, err) < 0 ||
+               flushfile_set(prefix, id, "PFS", 1, err) < 0)
+        rc = -1;
+    kvtree_delete(&dset);
+    kvtree_delete(&r2f);
+    kvtree_delete(&scan);
+    return rc;
+}
+
+/* the same grouping as r2f_write_tree, computed in one process */
+int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
+                      scr_error_t *err)
+{
+    kvtree_t **entry = calloc((size_t)ranks, sizeof(kvtree_t *));
+    uint64_t *sizes = calloc((size_t)ranks, sizeof(uint64_t));
+    int *writer = calloc((size_t)ranks, sizeof(int)), rc = 0, level = 0, last = -1;
+    if (!entry || !sizes || !writer)
+        rc = errprintf(err, "out of memory");
+    for (int r = 0; rc == 0 && r < ranks; r++)
+        entry[r] = r2f_entry_files(r, kvtree_getf(files, "RANK %d FILE", r));
+    while (rc == 0) {
+        for (int r = 0; r < ranks; r++)
+            sizes[r] = entry[r] ? kvtree_pack_size(entry[r]) : 0;
+        int nwriters = r2f_assign(sizes, ranks, writer);
+        kvtree_t **next = calloc((size_t)ranks, sizeof(kvtree_t *));
+        for (int w = 0; w < ranks; w++) {
+            kvtree_t *merged = NULL;
+            for (int r = 0; r < ranks; r++)
+                if (entry[r] && writer[r] == w) {
+                    merged = merged ? merged : kvtree_new();
+                    kvtree_merge(merged, entry[r]);
+                }
+            if (!merged)
+                continue;
+            kvtree_t *file = r2f_file(level, kvtree_size(kvtree_get(merged, "RANK")), merged);
+            char rel[128], path[4400];
+            r2f_name(level, w, 0, rel, sizeof(rel));
+            snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
+            if (kvtree_write_file(path, file, err) < 0)
+                rc = -1;
+            kvtree_delete(&file);
+            kvtree_delete(&merged);
+            next[w] = r2f_entry_pointer(level, w);
+            last = w;
+        }
+        for (int r = 0; r < ranks; r++)
+            kvtree_delete(&entry[r]);
+        free(entry);
+        entry = next;
+        level++;
+        if (nwriters <= 1)
+            break;
+    }
+    if (rc == 0 && last >= 0) {
+        kvtree_t *root = r2f_file(level, ranks, entry[last]);
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/.scr/rank2file.scr", dsetdir);
+        rc = kvtree_write_file(path, root, err);
+        kvtree_delete(&root);
+    }
+    for (int r = 0; entry && r < ranks; r++)
+        kvtree_delete(&entry[r]);
+    free(entry);
+    free(sizes);
+    free(writer);
+    return rc;
+}

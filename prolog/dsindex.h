@@ -1,0 +1,31 @@
+/* dsindex.h - make a scavenged dataset on the prefix usable (guide 2.13,
+ * scr_index): scan its .scr/<rank>.scrfilemap files, inspect every listed
+ * file (exists, regular, recorded size), rebuild the ranks that are missing
+ * from the XOR/RS redundancy files, then write the rank2file tree and the
+ * summary, add the dataset to the index (CURRENT for a checkpoint) and mark
+ * it on the PFS in the flush file.  Serial: runs on one node, as the user.
+ */
+#ifndef SCR_DSINDEX_H
+#define SCR_DSINDEX_H
+
+#include "error.h"
+#include "kvtree.h"
+
+typedef struct {
+    int ranks;    /* ranks the dataset has */
+    int missing;  /* ranks missing files after the scan */
+    int rebuilt;  /* of those, rebuilt */
+    int files;    /* application files in the dataset */
+} dsindex_report_t;
+
+/* Returns 0 when the dataset is complete and indexed; -1 with err naming the
+ * ranks that are missing and why they could not be rebuilt (the dataset is
+ * then recorded as incomplete and never fetched). */
+int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error_t *err);
+
+/* Write the rank2file tree of dsetdir serially: files holds RANK <r> FILE
+ * <rel> {SIZE, CRC} for ranks 0..ranks-1 (r2f.h). */
+int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
+                      scr_error_t *err);
+
+#endif

@@ -1,0 +1,126 @@
+/* jobopts.c - settings of scr-prolog / scr-epilog */
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobopts.h"
+#include "path.h"
+#include "units.h"
+
+static const char *env_first(const char *a, const char *b, const char *c)
+{
+    const char *names[] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        const char *v = names[i] ? getenv(names[i]) : NULL;
+        if (v && *v)
+            return v;
+    }
+    return NULL;
+}
+
+static int jobopts_bases(jobopts_t *o, const char *list, scr_error_t *err)
+{
+    char *copy = strdup(list), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (t[0] != '/' || o->ncache == JOBOPTS_MAX_BASES) {
+            free(copy);
+            return errprintf(err, "--cache-base: '%s' is not an absolute directory", t);
+        }
+        o->cache_base[o->ncache++] = path_strdup_reduce_str(t);
+    }
+    free(copy);
+    return 0;
+}
+
+static int jobopts_user(jobopts_t *o, const char *uid, const char *gid, scr_error_t *err)
+{
+    char *end;
+    unsigned long u = strtoul(uid, &end, 10);
+    if (!*uid || *end)
+        return errprintf(err, "--uid: '%s' is not a user id", uid);
+    struct passwd *pw = getpwuid((uid_t)u);
+    if (!pw)
+        return errprintf(err, "--uid: no user with id %lu", u);
+    o->uid = (uid_t)u;
+    o->gid = gid ? (gid_t)strtoul(gid, NULL, 10) : pw->pw_gid;
+    snprintf(o->user, sizeof(o->user), "%s", pw->pw_name);
+    return 0;
+}
+
+int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
+{
+    static const struct option longopts[] = {
+        {"job", 1, 0, 'j'},      {"uid", 1, 0, 'u'},      {"gid", 1, 0, 'g'},
+        {"prefix", 1, 0, 'p'},   {"cache-base", 1, 0, 'c'}, {"cntl-base", 1, 0, 'C'},
+        {"capacity", 1, 0, 'k'}, {"timeout", 1, 0, 't'},  {"sched", 1, 0, 's'},
+        {0, 0, 0, 0}};
+    const char *job = env_first("SLURM_JOB_ID", "FLUX_JOB_ID", "SCR_JOB_ID");
+    const char *uid = env_first("SLURM_JOB_UID", "FLUX_JOB_USERID", NULL), *gid = NULL;
+    const char *prefix = env_first("SCR_PREFIX", "SPANK_SCR_PREFIX", NULL);
+    const char *cache = env_first("SCR_CACHE_BASE", "SPANK_SCR_CACHE_BASE", NULL);
+    const char *cntl = env_first("SCR_CNTL_BASE", "SPANK_SCR_CNTL_BASE", NULL);
+    const char *cap = NULL;
+    memset(o, 0, sizeof(*o));
+    o->timeout = 60;
+    gethostname(o->host, sizeof(o->host) - 1);
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j': job = optarg; break;
+        case 'u': uid = optarg; break;
+        case 'g': gid = optarg; break;
+        case 'p': prefix = optarg; break;
+        case 'c': cache = optarg; break;
+        case 'C': cntl = optarg; break;
+        case 'k': cap = optarg; break;
+        case 't': o->timeout = atof(optarg); break;
+        case 's': snprintf(o->sched, sizeof(o->sched), "%s", optarg); break;
+        default: return errprintf(err, "unknown option (see the usage)");
+        }
+    }
+    if (optind < argc)
+        return errprintf(err, "unexpected argument '%s'", argv[optind]);
+    if (!job)
+        return errprintf(err, "no job id (--job, SLURM_JOB_ID, FLUX_JOB_ID, SCR_JOB_ID)");
+    if (strchr(job, '/') || strlen(job) >= sizeof(o->jobid) || !*job)
+        return errprintf(err, "--job: '%s' is not a job id", job);
+    snprintf(o->jobid, sizeof(o->jobid), "%s", job);
+    if (!uid)
+        return errprintf(err, "no job user (--uid, SLURM_JOB_UID, FLUX_JOB_USERID)");
+    if (jobopts_user(o, uid, gid, err) < 0)
+        return -1;
+    if (prefix && prefix[0] != '/')
+        return errprintf(err, "--prefix: '%s' is not an absolute directory", prefix);
+    snprintf(o->prefix, sizeof(o->prefix), "%s", prefix ? prefix : "");
+    if (cap && units_parse_bytes(cap, &o->capacity) < 0)
+        return errprintf(err, "--capacity: '%s' is not a byte count", cap);
+    if (jobopts_bases(o, cache ? cache : "/dev/shm", err) < 0)
+        return -1;
+    cntl = cntl ? cntl : "/dev/shm";
+    if (cntl[0] != '/')
+        return errprintf(err, "--cntl-base: '%s' is not an absolute directory", cntl);
+    snprintf(o->cntl_base, sizeof(o->cntl_base), "%s", cntl);
+    return 0;
+}
+
+void jobopts_free(jobopts_t *o)
+{
+    for (int i = 0; i < o->ncache; i++)
+        free(o->cache_base[i]);
+    o->ncache = 0;
+}
+
+job_ident_t jobopts_ident(const jobopts_t *o)
+{
+    job_ident_t j = {o->user, o->uid, o->gid, o->jobid};
+    return j;
+}
+
+void jobopts_job_dir(const jobopts_t *o, const char *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s/scr.%s", base, o->user, o->jobid);
+}

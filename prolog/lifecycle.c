@@ -1,0 +1,200 @@
+/* lifecycle.c - node prolog and epilog */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dsindex.h"
+#include "io.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "node.h"
+#include "pfs.h"
+#include "privs.h"
+#include "scavenge.h"
+
+static int prolog_check(const jobopts_t *o, const sched_t *sched)
+{
+    scr_error_t err;
+    for (int i = 0; i <= o->ncache; i++) {
+        const char *base = i < o->ncache ? o->cache_base[i] : o->cntl_base;
+        if (node_health(base, i < o->ncache ? o->capacity : 0, &err) == 0)
+            continue;
+        char reason[600];
+        snprintf(reason, sizeof(reason), "scr: %s", err.text);
+        log_err("prolog of job %s on %s: %s", o->jobid, o->host, err.text);
+        scr_error_t derr;
+        if (sched->drain(o->host, reason, &derr) < 0)
+            log_err("prolog: %s", derr.text);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    char **dirs;
+    int n;
+} dirs_t;
+
+static int remove_dirs(void *arg)
+{
+    dirs_t *d = arg;
+    int rc = 0;
+    for (int i = 0; i < d->n; i++) {
+        scr_error_t err;
+        if (node_remove_tree(d->dirs[i], &err) < 0) {
+            log_err("%s", err.text);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+int lifecycle_prolog(const jobopts_t *o, const sched_t *sched)
+{
+    if (prolog_check(o, sched) < 0)
+        return -1;
+    job_ident_t job = jobopts_ident(o);
+    scr_error_t err;
+    for (int i = 0; i <= o->ncache; i++) {
+        const char *base = i < o->ncache ? o->cache_base[i] : o->cntl_base;
+        if (i < o->ncache && strcmp(base, o->cntl_base) == 0)
+            continue; /* the control base is the last round */
+        dirs_t d = {NULL, 0};
+        node_stale_dirs(base, &job, sched->job_alive, NULL, &d.dirs, &d.n);
+        for (int k = 0; k < d.n; k++)
+            log_msg("prolog: removing %s of an ended job", d.dirs[k]);
+        if (d.n > 0 && privs_run_as(job.user, job.uid, job.gid, remove_dirs, &d, &err) < 0)
+            log_err("prolog: purge in %s: %s", base, err.text);
+        node_free_dirs(d.dirs, d.n);
+        if (node_prepare_dir(base, &job, &err) < 0) {
+            log_err("prolog of job %s on %s: %s", o->jobid, o->host, err.text);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* one line for the user in <prefix>/.scr/log, like the library's events */
+static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, ...)
+{
+    char path[4200], ts[64], msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    pfs_meta_path(o->prefix, "log", path, sizeof(path));
+    pfs_timestamp(ts, sizeof(ts));
+    FILE *fp = fopen(path, "ae");
+    if (!fp)
+        return;
+    fprintf(fp, "%s %ld event=%s job=%s user=%s host=%s %s\n", ts, (long)time(NULL), name,
+            o->jobid, o->user, o->host, msg);
+    fclose(fp);
+}
+
+int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *indexed)
+{
+    scr_error_t err = {""};
+    char cntldir[4200], dsetdir[4200];
+    *indexed = 0;
+    if (!o->prefix[0]) {
+        log_err("scavenge of job %s on %s: no prefix directory is known", o->jobid, o->host);
+        return -1;
+    }
+    if (id < 0) {
+        int found = scavenge_pick(o->prefix, &id, &err);
+        if (found < 0)
+            log_err("scavenge: %s", err.text);
+        if (found <= 0)
+            return found;
+    }
+    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
+    pfs_dset_dir(o->prefix, id, dsetdir, sizeof(dsetdir));
+    scavenge_t s = {o->prefix, cntldir, o->host, id, 0, 0, 0, 0};
+    int rc = scavenge_own(&s, &err);
+    if (scavenge_mark(dsetdir, o->host, "COPIED", NULL, NULL, &err) < 0)
+        rc = -1;
+    if (s.partner_ranks > 0 && live) {
+        if (scavenge_wait(dsetdir, "COPIED", live, o->timeout) != 0)
+            log_warn("scavenge: not every live node copied its part within %.0f s",
+                     o->timeout);
+        if (scavenge_partners(&s, &err) < 0)
+            rc = -1;
+    }
+    int elected = 0;
+    if (scavenge_mark(dsetdir, o->host, "FINISHED", live, &elected, &err) < 0)
+        log_err("scavenge: %s", err.text);
+    epilog_event(o, "SCAVENGE", "dset=%d files=%d failed=%d bytes=%llu", id, s.files,
+                 s.failed, s.bytes);
+    if (!live || elected) {
+        dsindex_report_t rep;
+        scr_error_t ierr;
+        int irc = dsindex_dataset(o->prefix, id, &rep, &ierr);
+        if (irc < 0)
+            log_err("index: %s", ierr.text);
+        epilog_event(o, "INDEX", "dset=%d ranks=%d missing=%d rebuilt=%d files=%d ok=%d", id,
+                     rep.ranks, rep.missing, rep.rebuilt, rep.files, irc == 0);
+        *indexed = irc == 0 ? 1 : -1;
+    }
+    return rc;
+}
+
+typedef struct {
+    const jobopts_t *o;
+    const hostlist_t *live;
+} epilog_arg_t;
+
+static int epilog_user(void *arg)
+{
+    epilog_arg_t *a = arg;
+    const jobopts_t *o = a->o;
+    int indexed = 0;
+    int rc = lifecycle_scavenge(o, -1, a->live, &indexed);
+    char dir[4200];
+    scr_error_t err;
+    if (rc < 0) {
+        log_err("epilog: the cache of job %s on %s is kept for `scr scavenge`", o->jobid,
+                o->host);
+        return 0;
+    }
+    for (int i = 0; i <= o->ncache; i++) {
+        jobopts_job_dir(o, i < o->ncache ? o->cache_base[i] : o->cntl_base, dir,
+                        sizeof(dir));
+        if (node_remove_tree(dir, &err) < 0)
+            log_err("epilog: %s", err.text);
+    }
+    return 0;
+}
+
+int lifecycle_epilog(const jobopts_t *o, const sched_t *sched)
+{
+    scr_error_t err;
+    hostlist_t *nodes = hostlist_new(), *down = hostlist_new(), *live = NULL;
+    if (sched->job_nodes(o->jobid, nodes, &err) < 0) {
+        log_warn("epilog: %s; indexing is left to `scr index`", err.text);
+    } else {
+        if (sched->down_nodes(nodes, down, NULL, &err) < 0)
+            log_warn("epilog: %s", err.text);
+        live = hostlist_minus(nodes, down);
+    }
+    /* without the node list nobody is elected: an empty live set would
+     * elect the first node while others still copy */
+    hostlist_t *never = NULL;
+    if (!live) {
+        never = hostlist_new();
+        hostlist_append(never, "(unknown)");
+    }
+    epilog_arg_t a = {o, live ? live : never};
+    int rc = privs_run_as(o->user, o->uid, o->gid, epilog_user, &a, &err);
+    if (rc < 0)
+        log_err("epilog of job %s on %s: %s", o->jobid, o->host, err.text);
+    hostlist_delete(&nodes);
+    hostlist_delete(&down);
+    hostlist_delete(&live);
+    hostlist_delete(&never);
+    return rc;
+}

@@ -1,0 +1,29 @@
+/* lifecycle.h - what the job prolog and epilog do on one node, shared by
+ * scr-prolog/scr-epilog, the SPANK plugin (which runs those) and the Flux
+ * shell plugin.
+ *
+ * prolog (root): health-check every cache base and the control base (a
+ * failure drains the node through the scheduler, reason "scr: ..."), remove
+ * the user's directories of jobs that have ended (as the user), create this
+ * job's directories 0700 owned by the user.
+ *
+ * epilog (root; all user data work as the user): scavenge this node's part
+ * of the newest checkpoint not yet on the prefix, PARTNER second round, one
+ * node (elected) indexes the dataset, then remove the job's directories.
+ * Scavenge problems are reported but do not fail the epilog: a healthy node
+ * must not be drained because a user's dataset is incomplete.
+ */
+#ifndef SCR_LIFECYCLE_H
+#define SCR_LIFECYCLE_H
+
+#include "jobopts.h"
+#include "sched.h"
+
+int lifecycle_prolog(const jobopts_t *o, const sched_t *sched);
+int lifecycle_epilog(const jobopts_t *o, const sched_t *sched);
+
+/* the epilog's user part (also `scr scavenge`): scavenge id (or pick one if
+ * id < 0), mark, and index when elected (live NULL: always index) */
+int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *indexed);
+
+#endif

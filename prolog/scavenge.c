@@ -1,0 +1,292 @@
+/* scavenge.c - copy a node's cached dataset files to the prefix */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "filemap.h"
+#include "io.h"
+#include "kvtree.h"
+#include "log.h"
+#include "path.h"
+#include "pfs.h"
+#include "scavenge.h"
+
+int scavenge_pick(const char *prefix, int *id, scr_error_t *err)
+{
+    char path[4200];
+    kvtree_t *t = kvtree_new();
+    pfs_meta_path(prefix, "flush.scr", path, sizeof(path));
+    if (kvtree_read_with_lock(path, t, err) < 0) {
+        kvtree_delete(&t);
+        return errno == ENOENT ? 0 : -1;
+    }
+    int best = -1, cand;
+    kvtree_t *dsets = kvtree_get(t, "DSET");
+    for (kvtree_elem_t *e = kvtree_first(dsets); e; e = kvtree_elem_next(e)) {
+        kvtree_t *loc = kvtree_get(kvtree_elem_tree(e), "LOCATION");
+        if (kvtree_elem_key_int(e, &cand) == 0 && cand > best && kvtree_get(loc, "CACHE"))
+            best = cand;
+    }
+    /* only the newest matters: an older one in cache is superseded */
+    int found = best >= 0 && !kvtree_getf(t, "DSET %d LOCATION PFS", best);
+    kvtree_delete(&t);
+    if (found)
+        *id = best;
+    return found;
+}
+
+/* copy src to dsetdir/rel under a temporary name; rename once the CRC is
+ * the recorded one */
+static int scavenge_file(scavenge_t *s, const char *dsetdir, const char *src,
+                         const char *rel, const kvtree_t *meta, scr_error_t *err)
+{
+    char dst[8400], tmp[8500];
+    snprintf(dst, sizeof(dst), "%s/%s", dsetdir, rel);
+    snprintf(tmp, sizeof(tmp), "%s.scr-tmp.%s.%ld", dst, s->host, (long)getpid());
+    char *parent = strdup(dst);
+    *strrchr(parent, '/') = '\0';
+    int rc = io_mkdir_p(parent, 0700, err);
+    free(parent);
+    if (rc < 0)
+        return -1;
+    uint32_t crc = 0, want;
+    uint64_t size = 0;
+    int64_t n = io_copy_file(src, tmp, 0, &crc, err);
+    if (n < 0) {
+        unlink(tmp);
+        return -1;
+    }
+    if (kvtree_util_get_u64(meta, "SIZE", &size) == 0 && size != (uint64_t)n)
+        rc = errprintf(err, "%s: %lld bytes, recorded %llu", src, (long long)n,
+                       (unsigned long long)size);
+    else if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != crc)
+        rc = errprintf(err, "%s: CRC32 0x%08x, recorded 0x%08x", src, crc, want);
+    else if (rename(tmp, dst) < 0)
+        rc = errprintf(err, "rename %s: %s", dst, strerror(errno));
+    if (rc < 0) {
+        unlink(tmp);
+        return -1;
+    }
+    s->bytes += (unsigned long long)n;
+    return 0;
+}
+
+/* where a cached file goes: application files at their REL path, redundancy
+ * files under .scr/red/ (never fetched, read only by a rebuild) */
+static int scavenge_rel(const char *src, const kvtree_t *meta, char *rel, size_t len)
+{
+    const char *type = kvtree_get_val(meta, "TYPE"), *r = kvtree_get_val(meta, "REL");
+    if (type && strcmp(type, FM_TYPE_USER) == 0)
+        return r && path_is_safe_relative(r) ? snprintf(rel, len, "%s", r), 0 : -1;
+    const char *base = strrchr(src, '/');
+    base = base ? base + 1 : src;
+    if (!*base || strcmp(base, "..") == 0 || strcmp(base, ".") == 0)
+        return -1;
+    snprintf(rel, len, ".scr/red/%s", base);
+    return 0;
+}
+
+/* copy rank r's files in fm and write its .scrfilemap; 0 if all copied */
+static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *dsetdir)
+{
+    kvtree_t *desc = kvtree_dup(filemap_get_desc(fm, s->id, "DSETDESC"));
+    const char *cdir = kvtree_get_val(desc, "DIR");
+    kvtree_t *files = kvtree_get(filemap_get_rank(fm, s->id, r), "FILE");
+    kvtree_t *out = kvtree_new();
+    kvtree_t *rk = kvtree_setf(out, NULL, "RANK %d DSET %d", r, s->id);
+    kvtree_setf(out, NULL, "DSET %d RANK %d", s->id, r);
+    int nfiles = 0, bad = 0;
+    kvtree_util_get_int(filemap_get_rank(fm, s->id, r), "FILES", &nfiles);
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        const char *src = kvtree_elem_key(e);
+        kvtree_t *meta = kvtree_elem_tree(e);
+        char rel[4200];
+        scr_error_t err = {""};
+        int complete = 0;
+        kvtree_util_get_int(meta, "COMPLETE", &complete);
+        if (!complete)
+            continue;
+        if (!cdir || !path_is_under(src, cdir) || scavenge_rel(src, meta, rel, sizeof(rel)) < 0)
+            errprintf(&err, "%s: not a file of dataset %d's cache directory", src, s->id);
+        else
+            scavenge_file(s, dsetdir, src, rel, meta, &err);
+        if (err.text[0]) {
+            log_err("scavenge of rank %d: %s; the rebuild must cover it", r, err.text);
+            s->failed++;
+            bad++;
+            continue;
+        }
+        kvtree_t *m = kvtree_setf(rk, kvtree_dup(meta), "FILE %s META", rel);
+        kvtree_util_set_str(m, "FILE", rel);
+        s->files++;
+    }
+    kvtree_unset(desc, "DIR");
+    kvtree_unset(desc, "FLUSHING");
+    kvtree_set(rk, "DSETDESC", desc);
+    kvtree_util_set_int(rk, "FILES", nfiles);
+    char path[4400];
+    scr_error_t err;
+    snprintf(path, sizeof(path), "%s/.scr/%d.scrfilemap", dsetdir, r);
+    if (kvtree_write_file(path, out, &err) < 0) {
+        log_err("scavenge of rank %d: %s", r, err.text);
+        bad++;
+    }
+    kvtree_delete(&out);
+    return bad ? -1 : 0;
+}
+
+/* call fn for each filemap_<rank>.scrinfo of the control directory that
+ * knows dataset s->id */
+typedef int (*scavenge_fm_fn)(scavenge_t *s, const kvtree_t *fm, int rank,
+                              const char *dsetdir);
+
+static int scavenge_each(scavenge_t *s, scavenge_fm_fn fn, scr_error_t *err)
+{
+    DIR *d = opendir(s->cntldir);
+    if (!d)
+        return errno == ENOENT ? 0
+                               : errprintf(err, "%s: %s", s->cntldir, strerror(errno));
+    char dsetdir[4200];
+    pfs_dset_dir(s->prefix, s->id, dsetdir, sizeof(dsetdir));
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int rank;
+        char tail[16] = "";
+        if (sscanf(e->d_name, "filemap_%d.scrinf%1s", &rank, tail) != 2 ||
+            strcmp(tail, "o") != 0)
+            continue;
+        char path[4400];
+        scr_error_t ferr;
+        snprintf(path, sizeof(path), "%s/%s", s->cntldir, e->d_name);
+        kvtree_t *fm = kvtree_new();
+        if (filemap_read(path, fm, &ferr) < 0) {
+            log_err("scavenge: %s", ferr.text);
+            rc = -1;
+        } else if (filemap_get_desc(fm, s->id, "DSETDESC") && fn(s, fm, rank, dsetdir) < 0)
+            rc = -1;
+        kvtree_delete(&fm);
+    }
+    closedir(d);
+    if (rc < 0)
+        errprintf(err, "some files of dataset %d on %s could not be copied", s->id,
+                  s->host);
+    return rc;
+}
+
+static int scavenge_own_fm(scavenge_t *s, const kvtree_t *fm, int rank,
+                           const char *dsetdir)
+{
+    int complete = 0;
+    kvtree_util_get_int(filemap_get_desc(fm, s->id, "DSETDESC"), "COMPLETE", &complete);
+    if (!complete)
+        return 0;
+    char meta[4400];
+    scr_error_t err;
+    snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
+    if (io_mkdir_p(meta, 0700, &err) < 0)
+        return log_err("scavenge: %s", err.text), -1;
+    int rc = scavenge_rank(s, fm, rank, dsetdir);
+    kvtree_t *ranks = kvtree_getf(fm, "DSET %d RANK", s->id);
+    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
+        int r;
+        if (kvtree_elem_key_int(e, &r) == 0 && r != rank)
+            s->partner_ranks++;
+    }
+    return rc;
+}
+
+int scavenge_own(scavenge_t *s, scr_error_t *err)
+{
+    return scavenge_each(s, scavenge_own_fm, err);
+}
+
+static int scavenge_partner_fm(scavenge_t *s, const kvtree_t *fm, int rank,
+                               const char *dsetdir)
+{
+    int rc = 0;
+    kvtree_t *ranks = kvtree_getf(fm, "DSET %d RANK", s->id);
+    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
+        int r;
+        char path[4400];
+        struct stat st;
+        if (kvtree_elem_key_int(e, &r) < 0 || r == rank)
+            continue;
+        snprintf(path, sizeof(path), "%s/.scr/%d.scrfilemap", dsetdir, r);
+        if (lstat(path, &st) == 0)
+            continue;
+        log_msg("scavenge: rank %d's node is gone; copying its partner copy", r);
+        if (scavenge_rank(s, fm, r, dsetdir) < 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+int scavenge_partners(scavenge_t *s, scr_error_t *err)
+{
+    if (s->partner_ranks == 0)
+        return 0;
+    return scavenge_each(s, scavenge_partner_fm, err);
+}
+
+typedef struct {
+    const char *host, *phase;
+    const hostlist_t *live;
+    int elected;
+} mark_arg_t;
+
+static int scavenge_all_in(const kvtree_t *t, const char *phase, const hostlist_t *live)
+{
+    for (int i = 0; live && i < hostlist_count(live); i++)
+        if (!kvtree_getf(t, "%s %s", phase, hostlist_nth(live, i)))
+            return 0;
+    return 1;
+}
+
+static int scavenge_do_mark(kvtree_t *t, void *arg)
+{
+    mark_arg_t *a = arg;
+    kvtree_setf(t, NULL, "%s %s", a->phase, a->host);
+    if (a->live && strcmp(a->phase, "FINISHED") == 0 && !kvtree_get(t, "INDEXER") &&
+        scavenge_all_in(t, "FINISHED", a->live)) {
+        kvtree_util_set_str(t, "INDEXER", a->host);
+        a->elected = 1;
+    }
+    return 0;
+}
+
+int scavenge_mark(const char *dsetdir, const char *host, const char *phase,
+                  const hostlist_t *live, int *elected, scr_error_t *err)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/.scr/scavenge.scr", dsetdir);
+    mark_arg_t a = {host, phase, live, 0};
+    int rc = kvtree_update_file(path, scavenge_do_mark, &a, 1, err);
+    if (elected)
+        *elected = rc == 0 && a.elected;
+    return rc;
+}
+
+int scavenge_wait(const char *dsetdir, const char *phase, const hostlist_t *live,
+                  double timeout)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/.scr/scavenge.scr", dsetdir);
+    struct timespec nap = {0, 200 * 1000 * 1000};
+    for (double waited = 0;; waited += 0.2) {
+        kvtree_t *t = kvtree_new();
+        kvtree_read_with_lock(path, t, NULL);
+        int done = scavenge_all_in(t, phase, live);
+        kvtree_delete(&t);
+        if (done)
+            return 0;
+        if (waited >= timeout)
+            return 1;
+        nanosleep(&nap, NULL);
+    }
+}

@@ -96,50 +96,61 @@ static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, 
     fclose(fp);
 }
 
+/* index dataset id and tell the user in the event log */
+static int lifecycle_index(const jobopts_t *o, int id)
+{
+    dsindex_report_t rep;
+    scr_error_t err;
+    int rc = dsindex_dataset(o->prefix, id, &rep, &err);
+    if (rc < 0)
+        log_err("index: %s", err.text);
+    else
+        log_msg("index: dataset %d of job %s is complete on %s (%d ranks, %d rebuilt)", id,
+                o->jobid, o->prefix, rep.ranks, rep.rebuilt);
+    epilog_event(o, "INDEX", "dset=%d ranks=%d missing=%d rebuilt=%d files=%d ok=%d", id,
+                 rep.ranks, rep.missing, rep.rebuilt, rep.files, rc == 0);
+    return rc;
+}
+
 int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *indexed)
 {
     scr_error_t err = {""};
-    char cntldir[4200], dsetdir[4200];
+    char cntldir[4200];
     *indexed = 0;
     if (!o->prefix[0]) {
         log_err("scavenge of job %s on %s: no prefix directory is known", o->jobid, o->host);
         return -1;
     }
-    if (id < 0) {
-        int found = scavenge_pick(o->prefix, &id, &err);
-        if (found < 0)
-            log_err("scavenge: %s", err.text);
-        if (found <= 0)
-            return found;
-    }
     jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
-    pfs_dset_dir(o->prefix, id, dsetdir, sizeof(dsetdir));
+    if (id < 0 && scavenge_pick(o->prefix, cntldir, &id, &err) < 0)
+        log_err("scavenge: %s", err.text);
+    int rc = 0;
     scavenge_t s = {o->prefix, cntldir, o->host, id, 0, 0, 0, 0};
-    int rc = scavenge_own(&s, &err);
-    if (scavenge_mark(dsetdir, o->host, "COPIED", NULL, NULL, &err) < 0)
+    if (id >= 0)
+        rc = scavenge_own(&s, &err);
+    /* a node with nothing to copy still marks, or nobody would be elected */
+    if (scavenge_mark(o->prefix, o->jobid, o->host, "COPIED", id, NULL, NULL, &err) < 0)
         rc = -1;
-    if (s.partner_ranks > 0 && live) {
-        if (scavenge_wait(dsetdir, "COPIED", live, o->timeout) != 0)
+    if (id >= 0 && s.partner_ranks > 0 && live) {
+        if (scavenge_wait(o->prefix, o->jobid, "COPIED", live, o->timeout) != 0)
             log_warn("scavenge: not every live node copied its part within %.0f s",
                      o->timeout);
         if (scavenge_partners(&s, &err) < 0)
             rc = -1;
     }
-    int elected = 0;
-    if (scavenge_mark(dsetdir, o->host, "FINISHED", live, &elected, &err) < 0)
+    if (rc < 0)
         log_err("scavenge: %s", err.text);
-    epilog_event(o, "SCAVENGE", "dset=%d files=%d failed=%d bytes=%llu", id, s.files,
-                 s.failed, s.bytes);
-    if (!live || elected) {
-        dsindex_report_t rep;
-        scr_error_t ierr;
-        int irc = dsindex_dataset(o->prefix, id, &rep, &ierr);
-        if (irc < 0)
-            log_err("index: %s", ierr.text);
-        epilog_event(o, "INDEX", "dset=%d ranks=%d missing=%d rebuilt=%d files=%d ok=%d", id,
-                     rep.ranks, rep.missing, rep.rebuilt, rep.files, irc == 0);
-        *indexed = irc == 0 ? 1 : -1;
-    }
+    int index_id = -1;
+    if (scavenge_mark(o->prefix, o->jobid, o->host, "FINISHED", id, live, &index_id,
+                      &err) < 0)
+        log_err("scavenge: %s", err.text);
+    if (id >= 0)
+        epilog_event(o, "SCAVENGE", "dset=%d files=%d failed=%d bytes=%llu", id, s.files,
+                     s.failed, s.bytes);
+    if (!live)
+        index_id = id;
+    if (index_id >= 0)
+        *indexed = lifecycle_index(o, index_id) == 0 ? 1 : -1;
     return rc;
 }
 

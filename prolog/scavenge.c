@@ -16,28 +16,64 @@
 #include "pfs.h"
 #include "scavenge.h"
 
-int scavenge_pick(const char *prefix, int *id, scr_error_t *err)
+/* the newest complete checkpoint in one filemap, or -1 */
+static int scavenge_newest(const kvtree_t *fm, uint64_t *created)
 {
-    char path[4200];
-    kvtree_t *t = kvtree_new();
-    pfs_meta_path(prefix, "flush.scr", path, sizeof(path));
-    if (kvtree_read_with_lock(path, t, err) < 0) {
-        kvtree_delete(&t);
-        return errno == ENOENT ? 0 : -1;
+    int *ids = NULL, n = 0, best = -1;
+    filemap_list_dsets(fm, &n, &ids);
+    for (int i = n - 1; i >= 0 && best < 0; i--) {
+        kvtree_t *d = filemap_get_desc(fm, ids[i], "DSETDESC");
+        int complete = 0;
+        kvtree_util_get_int(d, "COMPLETE", &complete);
+        if (complete && kvtree_get(d, "CKPT")) {
+            best = ids[i];
+            kvtree_util_get_u64(d, "CREATED", created);
+        }
     }
-    int best = -1, cand;
-    kvtree_t *dsets = kvtree_get(t, "DSET");
-    for (kvtree_elem_t *e = kvtree_first(dsets); e; e = kvtree_elem_next(e)) {
-        kvtree_t *loc = kvtree_get(kvtree_elem_tree(e), "LOCATION");
-        if (kvtree_elem_key_int(e, &cand) == 0 && cand > best && kvtree_get(loc, "CACHE"))
-            best = cand;
+    free(ids);
+    return best;
+}
+
+int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err)
+{
+    DIR *d = opendir(cntldir);
+    if (!d)
+        return errno == ENOENT ? 0 : errprintf(err, "%s: %s", cntldir, strerror(errno));
+    int best = -1;
+    uint64_t created = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int rank;
+        char tail[16] = "", path[4400];
+        if (sscanf(e->d_name, "filemap_%d.scrinf%1s", &rank, tail) != 2 ||
+            strcmp(tail, "o") != 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", cntldir, e->d_name);
+        kvtree_t *fm = kvtree_new();
+        uint64_t c = 0;
+        int n = filemap_read(path, fm, NULL) == 0 ? scavenge_newest(fm, &c) : -1;
+        if (n > best)
+            best = n, created = c;
+        kvtree_delete(&fm);
     }
-    /* only the newest matters: an older one in cache is superseded */
-    int found = best >= 0 && !kvtree_getf(t, "DSET %d LOCATION PFS", best);
-    kvtree_delete(&t);
-    if (found)
-        *id = best;
-    return found;
+    closedir(d);
+    if (best < 0)
+        return 0;
+    /* already flushed: the index has this very dataset (same creation time) */
+    kvtree_t *index = kvtree_new();
+    uint64_t ic = 0;
+    int complete = 0;
+    char name[64];
+    pfs_dset_name(best, name, sizeof(name));
+    index_read(prefix, index, NULL);
+    kvtree_t *entry = kvtree_getf(index, "DSET %d DIR %s", best, name);
+    kvtree_util_get_int(entry, "COMPLETE", &complete);
+    kvtree_util_get_u64(kvtree_get(entry, "DSET"), "CREATED", &ic);
+    kvtree_delete(&index);
+    if (complete && ic == created)
+        return 0;
+    *id = best;
+    return 1;
 }
 
 /* copy src to dsetdir/rel under a temporary name; rename once the CRC is
@@ -236,8 +272,9 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err)
 
 typedef struct {
     const char *host, *phase;
+    int id;
     const hostlist_t *live;
-    int elected;
+    int elected, index_id;
 } mark_arg_t;
 
 static int scavenge_all_in(const kvtree_t *t, const char *phase, const hostlist_t *live)
@@ -248,35 +285,54 @@ static int scavenge_all_in(const kvtree_t *t, const char *phase, const hostlist_
     return 1;
 }
 
+/* the dataset the job's nodes copied: the newest any of them had */
+static int scavenge_max_id(const kvtree_t *t, const char *phase)
+{
+    int best = -1, id;
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(t, phase)); e; e = kvtree_elem_next(e))
+        if (kvtree_util_get_int(kvtree_elem_tree(e), "ID", &id) == 0 && id > best)
+            best = id;
+    return best;
+}
+
 static int scavenge_do_mark(kvtree_t *t, void *arg)
 {
     mark_arg_t *a = arg;
-    kvtree_setf(t, NULL, "%s %s", a->phase, a->host);
+    kvtree_util_set_int(kvtree_setf(t, NULL, "%s %s", a->phase, a->host), "ID", a->id);
     if (a->live && strcmp(a->phase, "FINISHED") == 0 && !kvtree_get(t, "INDEXER") &&
         scavenge_all_in(t, "FINISHED", a->live)) {
         kvtree_util_set_str(t, "INDEXER", a->host);
         a->elected = 1;
+        a->index_id = scavenge_max_id(t, "FINISHED");
     }
     return 0;
 }
 
-int scavenge_mark(const char *dsetdir, const char *host, const char *phase,
-                  const hostlist_t *live, int *elected, scr_error_t *err)
+static void scavenge_job_file(const char *prefix, const char *jobid, char *buf, size_t len)
+{
+    char name[128];
+    snprintf(name, sizeof(name), "scavenge.%s.scr", jobid);
+    pfs_meta_path(prefix, name, buf, len);
+}
+
+int scavenge_mark(const char *prefix, const char *jobid, const char *host,
+                  const char *phase, int id, const hostlist_t *live, int *index_id,
+                  scr_error_t *err)
 {
     char path[4400];
-    snprintf(path, sizeof(path), "%s/.scr/scavenge.scr", dsetdir);
-    mark_arg_t a = {host, phase, live, 0};
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
+    mark_arg_t a = {host, phase, id, live, 0, -1};
     int rc = kvtree_update_file(path, scavenge_do_mark, &a, 1, err);
-    if (elected)
-        *elected = rc == 0 && a.elected;
+    if (index_id)
+        *index_id = rc == 0 && a.elected ? a.index_id : -1;
     return rc;
 }
 
-int scavenge_wait(const char *dsetdir, const char *phase, const hostlist_t *live,
-                  double timeout)
+int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
+                  const hostlist_t *live, double timeout)
 {
     char path[4400];
-    snprintf(path, sizeof(path), "%s/.scr/scavenge.scr", dsetdir);
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
     struct timespec nap = {0, 200 * 1000 * 1000};
     for (double waited = 0;; waited += 0.2) {
         kvtree_t *t = kvtree_new();

@@ -10,9 +10,10 @@
  * is renamed into place after its CRC32 matched the one recorded at
  * completion, so two nodes copying the same rank never leave a torn file.
  *
- * Nodes coordinate through <dsetdir>/.scr/scavenge.scr (locked updates):
- * COPIED <host> after round 1, FINISHED <host> after round 2; the node whose
- * FINISHED mark completes the set of live nodes becomes INDEXER, exactly one.
+ * Nodes coordinate through <prefix>/.scr/scavenge.<jobid>.scr (locked
+ * updates): COPIED <host> after round 1, FINISHED <host> after round 2, each
+ * with the dataset it copied; the node whose FINISHED mark completes the set
+ * of live nodes becomes INDEXER, exactly one.
  * Runs as the job's user.
  */
 #ifndef SCR_SCAVENGE_H
@@ -31,22 +32,26 @@ typedef struct {
     int partner_ranks;   /* ranks this node holds partner copies of */
 } scavenge_t;
 
-/* The dataset to scavenge: the newest checkpoint the flush file says is in
- * cache and not on the prefix.  Returns 1 (id set), 0 if none, -1 on error. */
-int scavenge_pick(const char *prefix, int *id, scr_error_t *err);
+/* The dataset to scavenge: the newest complete checkpoint in this node's
+ * filemaps (cntldir), unless the index already has it complete.  Returns 1
+ * (id set), 0 if none, -1 on error. */
+int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err);
 
 /* Round 1.  Returns 0 if every file of this node's ranks was copied. */
 int scavenge_own(scavenge_t *s, scr_error_t *err);
 /* Round 2: partner copies of ranks without a .scrfilemap. */
 int scavenge_partners(scavenge_t *s, scr_error_t *err);
 
-/* Record phase ("COPIED" or "FINISHED") for host; with live, *elected is 1
- * for the one caller whose FINISHED mark completes live. */
-int scavenge_mark(const char *dsetdir, const char *host, const char *phase,
-                  const hostlist_t *live, int *elected, scr_error_t *err);
+/* Record in <prefix>/.scr/scavenge.<jobid>.scr that host reached phase
+ * ("COPIED", "FINISHED") having copied dataset id (-1: nothing).  With live,
+ * the one caller whose FINISHED mark completes live gets *index_id = the
+ * newest dataset any node copied (else -1). */
+int scavenge_mark(const char *prefix, const char *jobid, const char *host,
+                  const char *phase, int id, const hostlist_t *live, int *index_id,
+                  scr_error_t *err);
 /* Wait until every host of live has reached phase (at most timeout seconds).
  * Returns 0 when they have, 1 on timeout. */
-int scavenge_wait(const char *dsetdir, const char *phase, const hostlist_t *live,
-                  double timeout);
+int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
+                  const hostlist_t *live, double timeout);
 
 #endif

@@ -163,9 +163,9 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     if (!scr_on())
         return 0;
     spank_setenv(sp, "SCR_ENABLE", "1", 1);
-    /* the epilog looks where the plugin says: keep the library there too */
+    /* the epilog looks where the plugin says: keep the library there too
+     * (SCR_CNTL_BASE belongs to the system config file, see the admin guide) */
     spank_setenv(sp, "SCR_CACHE_BASE", cache_base, 1);
-    spank_setenv(sp, "SCR_CNTL_BASE", cntl_base, 1);
     return 0;
 }
 
@@ -237,17 +237,19 @@ static int scr_job_wants(spank_t sp)
     return scr_on();
 }
 
+/* in the job script context slurm_spank_init is not called: the
+ * plugstack.conf arguments arrive here */
 int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
 {
-    (void)ac;
-    (void)av;
+    if (scr_args(ac, av) < 0)
+        return -1;
     return scr_job_wants(sp) ? scr_run_tool(sp, "scr-prolog", 0) : 0;
 }
 
 int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
 {
-    (void)ac;
-    (void)av;
+    if (scr_args(ac, av) < 0)
+        return -1;
     /* scr-epilog reports user data problems but succeeds: only a tool that
      * cannot run fails the epilog (and drains the node) */
     return scr_job_wants(sp) ? scr_run_tool(sp, "scr-epilog", 1) : 0;

@@ -18,6 +18,14 @@ int cmd_print(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_halt(int argc, char **argv);
 int cmd_flush_file(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_prerun(int argc, char **argv);
+int cmd_postrun(int argc, char **argv);
+int cmd_scavenge(int argc, char **argv);
+int cmd_index(int argc, char **argv);
+int cmd_down_nodes(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_node_check(int argc, char **argv);
 
 /* print "scr NAME: usage: ..." for the named command and return 2 */
 int cmd_usage(const char *name);

@@ -23,6 +23,29 @@ static const cmd_t commands[] = {
      "scr flush-file [--prefix DIR] --latest | --needflush ID | --location ID | --subdir "
      "ID",
      "ask the flush file where datasets are (cache, prefix)"},
+#ifdef SCR_HAVE_NODE_TOOLS
+    {"run", cmd_run, "scr run [LAUNCHER-OPTIONS...] [--] APP [ARGS...]",
+     "launch the application (srun, mpirun), relaunch it after a failure without the "
+     "nodes that failed (SCR_RUNS, SCR_MIN_NODES), then scavenge and index the newest "
+     "checkpoint"},
+    {"prerun", cmd_prerun, "scr prerun",
+     "check the prefix and the halt conditions before a run (exit 3: halted)"},
+    {"postrun", cmd_postrun, "scr postrun",
+     "scavenge the newest checkpoint from the job's nodes if it is not on the prefix, "
+     "and index it"},
+    {"scavenge", cmd_scavenge, "scr scavenge [--id ID] [--prefix DIR]",
+     "copy this node's files of the newest (or the given) checkpoint to the prefix"},
+    {"index", cmd_index,
+     "scr index [--prefix DIR] --list | --current ID | --add ID | --rebuild ID",
+     "list the datasets on the prefix, choose the one to restart from, or check, "
+     "rebuild and add a scavenged dataset"},
+    {"down-nodes", cmd_down_nodes, "scr down-nodes [--reason]",
+     "nodes of the job that are down (scheduler view, SCR health check, earlier runs)"},
+    {"status", cmd_status, "scr status",
+     "datasets in this node's cache and on the prefix"},
+    {"node-check", cmd_node_check, "scr node-check",
+     "check this node's cache and control storage (used by scr run)"},
+#endif
     {NULL, NULL, NULL, NULL},
 };
 
@@ -67,6 +90,11 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+#ifdef SCR_HAVE_NODE_TOOLS
+    const char *base = strrchr(argv[0], '/');
+    if (strcmp(base ? base + 1 : argv[0], "scr_srun") == 0)
+        return cmd_run(argc, argv);
+#endif
     if (argc < 2) {
         cmd_list(stderr);
         return 2;

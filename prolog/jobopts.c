@@ -89,6 +89,11 @@ int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
     if (strchr(job, '/') || strlen(job) >= sizeof(o->jobid) || !*job)
         return errprintf(err, "--job: '%s' is not a job id", job);
     snprintf(o->jobid, sizeof(o->jobid), "%s", job);
+    char self[32];
+    if (!uid && geteuid() != 0) { /* a user's own tool: the job is theirs */
+        snprintf(self, sizeof(self), "%u", (unsigned)geteuid());
+        uid = self;
+    }
     if (!uid)
         return errprintf(err, "no job user (--uid, SLURM_JOB_UID, FLUX_JOB_USERID)");
     if (jobopts_user(o, uid, gid, err) < 0)

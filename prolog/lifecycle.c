@@ -97,7 +97,7 @@ static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, 
 }
 
 /* index dataset id and tell the user in the event log */
-static int lifecycle_index(const jobopts_t *o, int id)
+int lifecycle_index(const jobopts_t *o, int id)
 {
     dsindex_report_t rep;
     scr_error_t err;
@@ -147,8 +147,6 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *
     if (id >= 0)
         epilog_event(o, "SCAVENGE", "dset=%d files=%d failed=%d bytes=%llu", id, s.files,
                      s.failed, s.bytes);
-    if (!live)
-        index_id = id;
     if (index_id >= 0)
         *indexed = lifecycle_index(o, index_id) == 0 ? 1 : -1;
     return rc;

@@ -23,7 +23,10 @@ int lifecycle_prolog(const jobopts_t *o, const sched_t *sched);
 int lifecycle_epilog(const jobopts_t *o, const sched_t *sched);
 
 /* the epilog's user part (also `scr scavenge`): scavenge id (or pick one if
- * id < 0), mark, and index when elected (live NULL: always index) */
+ * id < 0) and mark; with live, index when elected.  *indexed: 1 indexed,
+ * -1 indexing failed, 0 not this node's job. */
 int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *indexed);
+/* index dataset id of the prefix (scan, rebuild, summary, index) */
+int lifecycle_index(const jobopts_t *o, int id);
 
 #endif

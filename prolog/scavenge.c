@@ -298,6 +298,10 @@ static int scavenge_max_id(const kvtree_t *t, const char *phase)
 static int scavenge_do_mark(kvtree_t *t, void *arg)
 {
     mark_arg_t *a = arg;
+    if (strcmp(a->phase, "INDEXED") == 0) { /* `scr postrun` indexed it already */
+        kvtree_util_set_str(t, "INDEXER", a->host);
+        return 0;
+    }
     kvtree_util_set_int(kvtree_setf(t, NULL, "%s %s", a->phase, a->host), "ID", a->id);
     if (a->live && strcmp(a->phase, "FINISHED") == 0 && !kvtree_get(t, "INDEXER") &&
         scavenge_all_in(t, "FINISHED", a->live)) {
@@ -345,4 +349,15 @@ int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
             return 1;
         nanosleep(&nap, NULL);
     }
+}
+
+int scavenge_job_newest(const char *prefix, const char *jobid)
+{
+    char path[4400];
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
+    kvtree_t *t = kvtree_new();
+    kvtree_read_with_lock(path, t, NULL);
+    int id = scavenge_max_id(t, "COPIED");
+    kvtree_delete(&t);
+    return id;
 }

@@ -43,12 +43,15 @@ int scavenge_own(scavenge_t *s, scr_error_t *err);
 int scavenge_partners(scavenge_t *s, scr_error_t *err);
 
 /* Record in <prefix>/.scr/scavenge.<jobid>.scr that host reached phase
- * ("COPIED", "FINISHED") having copied dataset id (-1: nothing).  With live,
+ * ("COPIED", "FINISHED"; "INDEXED" records that the dataset was indexed
+ * outside the epilog, so no epilog indexes it again) having copied dataset id (-1: nothing).  With live,
  * the one caller whose FINISHED mark completes live gets *index_id = the
  * newest dataset any node copied (else -1). */
 int scavenge_mark(const char *prefix, const char *jobid, const char *host,
                   const char *phase, int id, const hostlist_t *live, int *index_id,
                   scr_error_t *err);
+/* the newest dataset any node of the job copied (COPIED marks), or -1 */
+int scavenge_job_newest(const char *prefix, const char *jobid);
 /* Wait until every host of live has reached phase (at most timeout seconds).
  * Returns 0 when they have, 1 on timeout. */
 int scavenge_wait(const char *prefix, const char *jobid, const char *phase,

@@ -1,0 +1,145 @@
+/* cmd_job.c - the job seen by run/postrun/down-nodes/scavenge/index/status */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_job.h"
+#include "io.h"
+#include "lifecycle.h"
+#include "pfs.h"
+#include "scavenge.h"
+
+int cmd_job_init(cmd_job_t *j, const char *cmdname)
+{
+    char *argv[] = {(char *)cmdname, NULL}, cwd[4096];
+    scr_error_t err;
+    memset(j, 0, sizeof(*j));
+    if (!getenv("SLURM_JOB_ID") && !getenv("FLUX_JOB_ID") && !getenv("SCR_JOB_ID"))
+        setenv("SCR_JOB_ID", "defjobid", 0); /* the library's default too */
+    if (jobopts_parse(&j->o, 1, argv, &err) < 0) {
+        fprintf(stderr, "scr %s: %s\n", cmdname, err.text);
+        return -1;
+    }
+    if (!j->o.prefix[0]) {
+        if (!getcwd(cwd, sizeof(cwd))) {
+            fprintf(stderr, "scr %s: current directory: %s\n", cmdname, strerror(errno));
+            return -1;
+        }
+        snprintf(j->o.prefix, sizeof(j->o.prefix), "%s", cwd);
+    }
+    j->sched = sched_get(NULL);
+    j->launcher = launch_get(NULL);
+    if (!j->launcher) {
+        fprintf(stderr, "scr %s: SCR_LAUNCHER=%s is not srun or mpirun\n", cmdname,
+                getenv("SCR_LAUNCHER"));
+        return -1;
+    }
+    j->nodes = hostlist_new();
+    j->down = hostlist_new();
+    j->reasons = kvtree_new();
+    if (j->sched->job_nodes(j->o.jobid, j->nodes, &err) < 0)
+        hostlist_append(j->nodes, j->o.host);
+    char dir[4200];
+    jobopts_job_dir(&j->o, j->o.cntl_base, dir, sizeof(dir));
+    snprintf(j->downfile, sizeof(j->downfile), "%s/downnodes.scr", dir);
+    kvtree_read_file(j->downfile, j->reasons, NULL);
+    for (kvtree_elem_t *e = kvtree_first(j->reasons); e; e = kvtree_elem_next(e))
+        hostlist_append(j->down, kvtree_elem_key(e));
+    return 0;
+}
+
+void cmd_job_free(cmd_job_t *j)
+{
+    hostlist_delete(&j->nodes);
+    hostlist_delete(&j->down);
+    kvtree_delete(&j->reasons);
+    jobopts_free(&j->o);
+}
+
+/* `scr node-check` on every candidate; the ones that do not answer are down */
+static void cmd_job_probe(cmd_job_t *j, const hostlist_t *cand)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0 || hostlist_count(cand) == 0)
+        return;
+    self[n] = '\0';
+    char *args[] = {self, "node-check", NULL};
+    argv_t cmd = {0};
+    j->launcher->per_node(j->launcher, &cmd, cand, 2, args);
+    char *out = NULL;
+    launch_run(cmd.argv, &out);
+    argv_free(&cmd);
+    hostlist_t *ok = hostlist_new();
+    for (char *line = out, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (strncmp(line, "scr-node-ok ", 12) == 0)
+            hostlist_append(ok, line + 12);
+    }
+    free(out);
+    if (hostlist_count(ok) == 0) {
+        fprintf(stderr, "scr: the node health check answered from no node; "
+                        "keeping the node list as it is\n");
+    } else {
+        for (int i = 0; i < hostlist_count(cand); i++)
+            if (hostlist_find(ok, hostlist_nth(cand, i)) < 0) {
+                hostlist_append(j->down, hostlist_nth(cand, i));
+                kvtree_util_set_str(j->reasons, hostlist_nth(cand, i),
+                                    "failed the SCR health check");
+            }
+    }
+    hostlist_delete(&ok);
+}
+
+void cmd_job_check_nodes(cmd_job_t *j)
+{
+    scr_error_t err;
+    hostlist_t *sd = hostlist_new();
+    if (j->sched->down_nodes(j->nodes, sd, j->reasons, &err) < 0)
+        fprintf(stderr, "scr: %s\n", err.text);
+    for (int i = 0; i < hostlist_count(sd); i++)
+        if (hostlist_find(j->down, hostlist_nth(sd, i)) < 0)
+            hostlist_append(j->down, hostlist_nth(sd, i));
+    hostlist_delete(&sd);
+    hostlist_t *cand = hostlist_minus(j->nodes, j->down);
+    if (!getenv("SCR_NO_HEALTH_CHECK"))
+        cmd_job_probe(j, cand);
+    hostlist_delete(&cand);
+    char *dir = strdup(j->downfile);
+    *strrchr(dir, '/') = '\0';
+    if (io_mkdir_p(dir, 0700, NULL) == 0 && kvtree_size(j->reasons) > 0)
+        kvtree_write_file(j->downfile, j->reasons, NULL);
+    free(dir);
+}
+
+int cmd_job_postrun(cmd_job_t *j)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    hostlist_t *live = hostlist_minus(j->nodes, j->down);
+    char *args[] = {self, "scavenge", NULL};
+    argv_t cmd = {0};
+    j->launcher->per_node(j->launcher, &cmd, live, 2, args);
+    printf("scr postrun: scavenging from %d nodes\n", hostlist_count(live));
+    fflush(stdout);
+    launch_run(cmd.argv, NULL);
+    argv_free(&cmd);
+    hostlist_delete(&live);
+    int id = scavenge_job_newest(j->o.prefix, j->o.jobid), rc = 0;
+    if (id < 0) {
+        printf("scr postrun: the newest checkpoint is already on %s\n", j->o.prefix);
+        return 0;
+    }
+    rc = lifecycle_index(&j->o, id);
+    scavenge_mark(j->o.prefix, j->o.jobid, j->o.host, "INDEXED", id, NULL, NULL, NULL);
+    printf("scr postrun: dataset %d %s\n", id,
+           rc == 0 ? "scavenged and indexed" : "could not be completed");
+    return rc;
+}

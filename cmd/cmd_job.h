@@ -1,0 +1,36 @@
+/* cmd_job.h - the job as the node-level subcommands see it (run, postrun,
+ * down-nodes, scavenge, index, status): settings, scheduler, launcher, the
+ * job's nodes and the nodes known down.  A node once down stays down for the
+ * allocation: the list is kept in the control directory of the node running
+ * `scr run` (downnodes.scr, host -> reason).
+ */
+#ifndef SCR_CMD_JOB_H
+#define SCR_CMD_JOB_H
+
+#include "hostlist.h"
+#include "jobopts.h"
+#include "kvtree.h"
+#include "launch.h"
+#include "sched.h"
+
+typedef struct {
+    jobopts_t o;
+    const sched_t *sched;
+    const launcher_t *launcher;
+    hostlist_t *nodes, *down;
+    kvtree_t *reasons;
+    char downfile[4400];
+} cmd_job_t;
+
+/* settings from the environment (prefix: SCR_PREFIX or the current
+ * directory); one-line message naming the command on failure */
+int cmd_job_init(cmd_job_t *j, const char *cmdname);
+void cmd_job_free(cmd_job_t *j);
+/* refresh down: the saved list, the scheduler's view, health checks of the
+ * rest (one `scr node-check` per node through the launcher); saves it */
+void cmd_job_check_nodes(cmd_job_t *j);
+/* scavenge the newest checkpoint from the live nodes if it is not on the
+ * prefix, then index it */
+int cmd_job_postrun(cmd_job_t *j);
+
+#endif

@@ -1,0 +1,142 @@
+/* cmd_run.c - `scr run` (also scr_srun), `scr prerun`, `scr postrun`
+ * (guide 2.23-2.25, 2.33): launch the application, relaunch it inside the
+ * allocation after a failure without the nodes that failed, then make sure
+ * the newest checkpoint reaches the prefix.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cmd_job.h"
+#include "halt.h"
+#include "kvtree.h"
+#include "launch.h"
+#include "log.h"
+#include "pfs.h"
+
+/* a halt condition that holds now, with its reason in buf */
+static int run_halted(const cmd_job_t *j, char *buf, size_t len)
+{
+    kvtree_t *t = kvtree_new();
+    int held = 0;
+    const char *hs = getenv("SCR_HALT_SECONDS");
+    if (halt_read(j->o.prefix, t, NULL) == 0)
+        held = halt_check(t, time(NULL), 0, hs ? atol(hs) : 0, buf, len) > 0;
+    kvtree_delete(&t);
+    return held;
+}
+
+int cmd_prerun(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cmd_job_t j;
+    if (cmd_job_init(&j, "prerun") < 0)
+        return 1;
+    char reason[256], meta[4200];
+    int rc = 0;
+    snprintf(meta, sizeof(meta), "%s/.scr", j.o.prefix);
+    if (access(j.o.prefix, W_OK | X_OK) < 0) {
+        fprintf(stderr, "scr prerun: prefix %s is not writable\n", j.o.prefix);
+        rc = 1;
+    } else if (run_halted(&j, reason, sizeof(reason))) {
+        fprintf(stderr, "scr prerun: halt condition holds (%s); not launching\n", reason);
+        rc = 3;
+    }
+    cmd_job_free(&j);
+    return rc;
+}
+
+/* nodes the next run may use; 0 if enough remain */
+static int run_plan(cmd_job_t *j, int needed, hostlist_t **live)
+{
+    cmd_job_check_nodes(j);
+    *live = hostlist_minus(j->nodes, j->down);
+    int have = hostlist_count(*live);
+    if (needed > 0 && have < needed) {
+        char *down = hostlist_compress(j->down);
+        fprintf(stderr,
+                "scr run: %d healthy nodes left (down: %s), %d needed; not relaunching\n",
+                have, down, needed);
+        free(down);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_needed(const cmd_job_t *j)
+{
+    const char *env = getenv("SCR_MIN_NODES");
+    if (env && *env)
+        return atoi(env);
+    char path[4200];
+    kvtree_t *t = kvtree_new();
+    int n = 0;
+    pfs_meta_path(j->o.prefix, "nodes.scr", path, sizeof(path));
+    if (kvtree_read_file(path, t, NULL) == 0)
+        kvtree_util_get_int(t, "NODES", &n);
+    kvtree_delete(&t);
+    return n;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    int first = 1;
+    if (argc > 1 && strcmp(argv[1], "--") == 0)
+        first = 2;
+    if (argc <= first)
+        return cmd_usage("run");
+    cmd_job_t j;
+    if (cmd_job_init(&j, "run") < 0)
+        return 1;
+    const char *runs_env = getenv("SCR_RUNS");
+    int runs = runs_env && *runs_env ? atoi(runs_env) : 1, rc = 1, attempt;
+    char reason[256];
+    for (attempt = 1; runs < 0 || attempt <= runs; attempt++) {
+        hostlist_t *live = NULL;
+        if (run_halted(&j, reason, sizeof(reason))) {
+            printf("scr run: halt condition holds (%s); not launching\n", reason);
+            break;
+        }
+        if (run_plan(&j, attempt > 1 ? run_needed(&j) : 0, &live) < 0) {
+            hostlist_delete(&live);
+            break;
+        }
+        argv_t cmd = {0};
+        j.launcher->app(j.launcher, &cmd, live, j.down, argc - first, argv + first);
+        char *hosts = hostlist_compress(live);
+        printf("scr run: run %d on %s\n", attempt, hosts);
+        fflush(stdout);
+        free(hosts);
+        rc = launch_run(cmd.argv, NULL);
+        argv_free(&cmd);
+        hostlist_delete(&live);
+        if (rc == 0) {
+            printf("scr run: run %d succeeded\n", attempt);
+            break;
+        }
+        printf("scr run: run %d exited with status %d\n", attempt, rc);
+        fflush(stdout);
+    }
+    if (runs >= 0 && attempt > runs && rc != 0)
+        printf("scr run: SCR_RUNS=%d runs used up\n", runs);
+    cmd_job_postrun(&j);
+    cmd_job_free(&j);
+    return rc;
+}
+
+int cmd_postrun(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cmd_job_t j;
+    if (cmd_job_init(&j, "postrun") < 0)
+        return 1;
+    cmd_job_check_nodes(&j);
+    int rc = cmd_job_postrun(&j);
+    cmd_job_free(&j);
+    return rc < 0 ? 1 : 0;
+}

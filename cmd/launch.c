@@ -1,0 +1,186 @@
+/* launch.c - launcher adapters of `scr run` */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "launch.h"
+
+void argv_add(argv_t *a, const char *s)
+{
+    if (a->argc + 2 > a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        a->argv = realloc(a->argv, sizeof(char *) * (size_t)a->cap);
+    }
+    a->argv[a->argc++] = strdup(s);
+    a->argv[a->argc] = NULL;
+}
+
+void argv_addf(argv_t *a, const char *fmt, ...)
+{
+    char *s = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    argv_add(a, s ? s : "");
+    free(s);
+}
+
+void argv_free(argv_t *a)
+{
+    for (int i = 0; i < a->argc; i++)
+        free(a->argv[i]);
+    free(a->argv);
+    memset(a, 0, sizeof(*a));
+}
+
+static void add_list(argv_t *out, const char *opt, const hostlist_t *hl)
+{
+    if (hostlist_count(hl) == 0)
+        return;
+    char *s = hostlist_compress(hl);
+    argv_addf(out, "%s=%s", opt, s);
+    free(s);
+}
+
+static void srun_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
+                     const hostlist_t *exclude, int uargc, char **uargv)
+{
+    (void)l;
+    (void)live;
+    argv_add(out, "srun");
+    add_list(out, "--exclude", exclude);
+    for (int i = 0; i < uargc; i++)
+        argv_add(out, uargv[i]);
+}
+
+static void srun_per_node(const launcher_t *l, argv_t *out, const hostlist_t *nodes,
+                          int argc, char **argv)
+{
+    (void)l;
+    argv_add(out, "srun");
+    argv_addf(out, "--nodes=%d", hostlist_count(nodes));
+    argv_addf(out, "--ntasks=%d", hostlist_count(nodes));
+    argv_add(out, "--ntasks-per-node=1");
+    argv_add(out, "--kill-on-bad-exit=0");
+    argv_add(out, "--mpi=none");
+    add_list(out, "--nodelist", nodes);
+    for (int i = 0; i < argc; i++)
+        argv_add(out, argv[i]);
+}
+
+/* SCR_MPIRUN: the mpirun command line, split at blanks */
+static void mpirun_base(argv_t *out)
+{
+    const char *env = getenv("SCR_MPIRUN");
+    char *copy = strdup(env && *env ? env : "mpirun"), *save = NULL;
+    for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+        argv_add(out, t);
+    free(copy);
+}
+
+static void mpirun_hosts(argv_t *out, const hostlist_t *hl, const char *slots)
+{
+    size_t len = 1;
+    for (int i = 0; i < hostlist_count(hl); i++)
+        len += strlen(hostlist_nth(hl, i)) + 16;
+    char *s = calloc(1, len);
+    for (int i = 0; i < hostlist_count(hl); i++)
+        sprintf(s + strlen(s), "%s%s%s%s", i ? "," : "", hostlist_nth(hl, i),
+                slots ? ":" : "", slots ? slots : "");
+    argv_add(out, "--host");
+    argv_add(out, s);
+    free(s);
+}
+
+static void mpirun_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
+                       const hostlist_t *exclude, int uargc, char **uargv)
+{
+    (void)l;
+    (void)exclude;
+    const char *slots = getenv("SCR_SLOTS_PER_NODE");
+    mpirun_base(out);
+    mpirun_hosts(out, live, slots && *slots ? slots : "64");
+    for (int i = 0; i < uargc; i++)
+        argv_add(out, uargv[i]);
+}
+
+static void mpirun_per_node(const launcher_t *l, argv_t *out, const hostlist_t *nodes,
+                            int argc, char **argv)
+{
+    (void)l;
+    mpirun_base(out);
+    mpirun_hosts(out, nodes, NULL);
+    argv_addf(out, "-np");
+    argv_addf(out, "%d", hostlist_count(nodes));
+    argv_add(out, "--map-by");
+    argv_add(out, "node");
+    for (int i = 0; i < argc; i++)
+        argv_add(out, argv[i]);
+}
+
+static const launcher_t launchers[] = {
+    {"srun", srun_app, srun_per_node},
+    {"mpirun", mpirun_app, mpirun_per_node},
+};
+
+const launcher_t *launch_get(const char *name)
+{
+    if (!name)
+        name = getenv("SCR_LAUNCHER");
+    if (!name || !*name)
+        name = getenv("SLURM_JOB_ID") ? "srun" : "mpirun";
+    for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++)
+        if (strcmp(launchers[i].name, name) == 0)
+            return &launchers[i];
+    return NULL;
+}
+
+int launch_run(char **argv, char **out_text)
+{
+    int pfd[2] = {-1, -1};
+    if (out_text && pipe(pfd) < 0)
+        return 127;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 127;
+    if (pid == 0) {
+        if (out_text) {
+            dup2(pfd[1], 1);
+            close(pfd[0]);
+            close(pfd[1]);
+        }
+        execvp(argv[0], argv);
+        fprintf(stderr, "scr run: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (out_text) {
+        close(pfd[1]);
+        size_t len = 0, cap = 4096;
+        char *buf = malloc(cap);
+        ssize_t n;
+        while ((n = read(pfd[0], buf + len, cap - len - 1)) > 0 || (n < 0 && errno == EINTR)) {
+            if (n < 0)
+                continue;
+            len += (size_t)n;
+            if (cap - len < 1024)
+                buf = realloc(buf, cap *= 2);
+        }
+        buf[len] = '\0';
+        close(pfd[0]);
+        *out_text = buf;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 127;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

@@ -90,7 +90,9 @@ static void dsindex_sets(const char *dsetdir, const kvtree_t *scan, kvtree_t *se
                 continue;
             char path[8400];
             snprintf(path, sizeof(path), "%s/%s", dsetdir, kvtree_elem_key(f));
-            kvtree_t *set = kvtree_setf(sets, NULL, "%s.%d", ext, setid);
+            kvtree_t *set = kvtree_getf(sets, "%s.%d", ext, setid);
+            if (!set)
+                set = kvtree_setf(sets, NULL, "%s.%d", ext, setid);
             kvtree_util_set_int(set, "MEMBERS", n);
             kvtree_util_set_str(kvtree_setf(set, NULL, "MEMBER %d", s - 1), "FILE", path);
         }

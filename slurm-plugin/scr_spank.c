@@ -169,6 +169,22 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     return 0;
 }
 
+/* each line the tool prints becomes a line of slurmd's log */
+static void scr_forward_log(int fd, const char *tool, uint32_t jobid)
+{
+    FILE *fp = fdopen(dup(fd), "r");
+    char line[2048];
+    while (fp && fgets(line, sizeof(line), fp)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strstr(line, "rror") || strstr(line, "fail"))
+            slurm_error("%s[job %u]: %s", tool, jobid, line);
+        else
+            slurm_info("%s[job %u]: %s", tool, jobid, line);
+    }
+    if (fp)
+        fclose(fp);
+}
+
 /* run bindir/tool with the job's identity; 0 if it exited 0 */
 static int scr_run_tool(spank_t sp, const char *tool, int epilog)
 {
@@ -207,17 +223,32 @@ static int scr_run_tool(spank_t sp, const char *tool, int epilog)
     if (epilog && prefix[0])
         argv[n++] = "--prefix", argv[n++] = prefix;
     argv[n] = NULL;
+    int pfd[2];
+    if (pipe(pfd) < 0) {
+        slurm_error("scr %s: pipe: %s", tool, strerror(errno));
+        return -1;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         slurm_error("scr %s: fork: %s", tool, strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
         return -1;
     }
     if (pid == 0) {
+        /* the tool's messages go to slurmd's log, line by line */
+        dup2(pfd[1], 1);
+        dup2(pfd[1], 2);
+        close(pfd[0]);
+        close(pfd[1]);
         unsetenv("SCR_PREFIX"); /* the tools take the prefix from --prefix only */
         execv(path, (char *const *)argv);
         fprintf(stderr, "scr: exec %s: %s\n", path, strerror(errno));
         _exit(127);
     }
+    close(pfd[1]);
+    scr_forward_log(pfd[0], tool, jobid);
+    close(pfd[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# test-slurm.sh BUILD_DIR: SCR inside a real Slurm cluster (munge, slurmctld,
+# one slurmd per simulated node, the SPANK plugin in plugstack.conf, Open MPI
+# launched by srun --mpi=pmix), jobs submitted as an unprivileged user.
+#
+#  (e) sbatch --help lists --scr; without --scr=on the plugin does nothing
+#  (c) a node whose cache is unusable fails the prolog and is drained, reason
+#      "scr: ..."
+#  (b) a job cancelled after an unflushed checkpoint: the epilogs scavenge it,
+#      the index marks it current, a new job on other nodes restarts from it;
+#      the prolog purged a directory an ended job left behind
+#  (d) a symlink planted in the cache to a root-only file: the epilog does
+#      not follow it, the index rebuilds that file from XOR, every file on the
+#      prefix belongs to the user
+#  (a) `scr run` in an sbatch --scr=on --no-kill job on 5 nodes: a node dies
+#      mid-run, the relaunch excludes it, uses the spare, restarts from the
+#      rebuilt cache and finishes
+set -u
+cdir=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:?usage: test-slurm.sh BUILD_DIR}" && pwd)
+. "$cdir/../sim/lib.sh"
+cluster=$cdir/slurmcluster
+user=${SCR_CLUSTER_USER:-scrtest}
+if [ "$(id -u)" != 0 ]; then echo "SKIPPED: needs root"; exit 77; fi
+for t in slurmctld slurmd munged sbatch; do
+	command -v "$t" >/dev/null || { echo "not ok - $t is not installed (scripts/install-deps)"; exit 1; }
+done
+[ -e "$build/slurm-plugin/scr.so" ] || { echo "not ok - the SPANK plugin was not built"; exit 1; }
+
+base=$(mktemp -d /var/tmp/scr-slurm.XXXXXX)
+inst=$base/inst cl=$base/cluster work=$base/work
+cleanup() { [ -n "${SCR_TEST_KEEP:-}" ] && return; "$cluster" stop "$cl" >/dev/null 2>&1; rm -rf "$base"; }
+trap cleanup EXIT
+cmake --install "$build" --prefix "$inst" >/dev/null || exit 1
+chmod 755 "$base"
+"$cluster" start "$cl" 5 "$inst/lib/slurm/scr.so" "bindir=$inst/sbin" timeout=20 ||
+	{ tail -20 "$cl"/log/*.log; exit 1; }
+export SLURM_CONF=$cl/slurm.conf
+mkdir -p "$work" && chown "$user:" "$work"
+shm=/dev/shm/scr-sim.nodes
+example=$inst/libexec/scr/scr_example
+
+asuser() {
+	(cd "$work" && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" PATH="$inst/bin:$PATH" \
+		LD_LIBRARY_PATH="$inst/lib" OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
+		OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1 "$@")
+}
+script() { # script NAME BODY: a batch script owned by the user
+	printf '#!/bin/bash\n%s\n' "$2" >"$work/$1"
+	chmod 755 "$work/$1" && chown "$user:" "$work/$1"
+}
+submit() { asuser sbatch --parsable "$@" | cut -d';' -f1; }
+job_state() { squeue -h -j "$1" -t all -o %T 2>/dev/null | head -1; }
+wait_job() { # until the job and its epilogs are over
+	local i s
+	for i in $(seq 1 600); do
+		s=$(job_state "$1")
+		case "$s" in PENDING | CONFIGURING | RUNNING | COMPLETING | "") sleep 0.25 ;; *) return 0 ;; esac
+	done
+	echo "job $1 still $s"
+	return 1
+}
+wait_for() { # wait_for FILE PATTERN [SECONDS]
+	local i
+	for i in $(seq 1 $((${3:-60} * 4))); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.25
+	done
+	echo "--- $1 never showed /$2/"; tail -5 "$1" 2>/dev/null
+	return 1
+}
+node_reason() { sinfo -h -N -n "$1" -o '%E' | head -1; }
+owned_by_user() { [ -z "$(find "$1" ! -user "$user" -print -quit)" ]; }
+
+# ---- (e) the option exists; a job without it is untouched
+sbatch --help >"$base/help.txt" 2>&1
+check "sbatch --help lists --scr" has "$base/help.txt" '--scr=\[on\|off\]'
+script plain.sh 'env | grep -c "^SCR_ENABLE=" || true'
+j=$(submit -N1 -w node1 -o plain.out plain.sh)
+wait_job "$j"
+check "(e) a job without --scr=on has no SCR_ENABLE" has "$work/plain.out" '^0$'
+check "(e) and its node has no SCR directory" test ! -e "$shm/node1/$user/scr.$j"
+check "(e) and nothing was scavenged" test ! -e "$work/.scr/log"
+
+# ---- (c) unusable cache: the prolog fails, the node is drained with a reason
+"$simnode" exec "$cl/nodes" node5 mount -o remount,bind,ro /dev/shm
+script short.sh 'true'
+j=$(submit --scr=on -N1 -w node5 -o short.out short.sh)
+for i in $(seq 1 120); do case "$(node_reason node5)" in scr:*) break ;; esac; sleep 0.25; done
+reason=$(node_reason node5)
+echo "node5: $(sinfo -h -N -n node5 -o %T) '$reason'"
+check "(c) the prolog drained node5 with an scr reason" test "${reason#scr: }" != "$reason"
+check "(c) the reason names the storage" test "${reason#*/dev/shm}" != "$reason"
+scancel "$j"
+"$simnode" exec "$cl/nodes" node5 mount -o remount,bind,rw /dev/shm
+scontrol update nodename=node5 state=resume
+"$cluster" wait-state "$cl" node5 idle 30
+
+# ---- (b) cancelled after an unflushed checkpoint: scavenged, indexed, restarted
+mkdir -p "$shm/node2/$user/scr.99999" && chown -R "$user:" "$shm/node2/$user"
+script long.sh "srun --mpi=pmix $example --steps 200 --every 2 --sleep-ms 300"
+j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o long.out long.sh)
+wait_for "$work/long.out" 'checkpoint step.6 complete' 90
+check "(b) the prolog purged the directory of an ended job" test ! -e "$shm/node2/$user/scr.99999"
+scancel "$j"
+wait_job "$j"
+check "(b) every node scavenged" test "$(grep -c "event=SCAVENGE job=$j " "$work/.scr/log")" -ge 4
+check "(b) one node indexed the dataset" test "$(grep -c "event=INDEX job=$j .*ok=1" "$work/.scr/log")" -eq 1
+asuser scr index --list >"$base/index.txt"
+check "(b) the index marks it current" has "$base/index.txt" '^\* .* complete '
+check "(b) every file on the prefix belongs to $user" owned_by_user "$work"
+check "(b) the epilog removed the caches" test ! -e "$shm/node1/$user/scr.$j"
+script restart.sh "srun --mpi=pmix $example --steps 40 --every 2 --expect-restart"
+j=$(submit --scr=on -N4 -w 'node[2-5]' -o restart.out restart.sh)
+wait_job "$j"
+check "(b) a new job on other nodes fetched it" has "$work/restart.out" 'restart from the prefix: dataset [0-9]+ fetched'
+check "(b) and restarted from it" has "$work/restart.out" 'restarted from step\.[0-9]+, every byte verified'
+check "(b) and finished" has "$work/restart.out" 'done at step 40'
+
+# ---- (d) a planted symlink to a root-only file is not followed by the epilog
+secret=$base/secret
+echo "TOP-SECRET-ROOT-DATA" >"$secret" && chmod 600 "$secret"
+rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
+script plant.sh "srun --mpi=pmix $example --steps 6 --every 2 --size 65536
+f=\$(ls -d /dev/shm/$user/scr.\$SLURM_JOB_ID/scr.dataset.*/ckpt/rank_0_f0.dat | sort -V | tail -1)
+rm -f \"\$f\" && ln -s $secret \"\$f\" && echo planted \$f"
+j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o plant.out plant.sh)
+wait_job "$j"
+check "(d) the job planted the symlink" has "$work/plant.out" '^planted '
+check "(d) the epilog refused the symlink" has "$cl/log/slurmd.node1.log" 'rank_0_f0.dat.*(Too many levels|not a regular)'
+check "(d) the index rebuilt the file from XOR" has "$work/.scr/log" "event=INDEX job=$j .*rebuilt=1 .*ok=1"
+grep -h "scr-epilog\[job $j\]" "$cl"/log/slurmd.*.log | sed 's/^/# /' 
+check "(d) the secret is nowhere on the prefix" test -z "$(grep -rl TOP-SECRET "$work" 2>/dev/null)"
+check "(d) every file on the prefix belongs to $user" owned_by_user "$work"
+script verify.sh "srun --mpi=pmix $example --steps 8 --every 2 --size 65536 --expect-restart"
+j=$(submit --scr=on -N4 -w 'node[2-5]' -o verify.out verify.sh)
+wait_job "$j"
+check "(d) a restart from the rebuilt dataset verifies every byte" has "$work/verify.out" 'restarted from step\.6, every byte verified'
+
+[ "${SCR_TEST_STOP:-}" = d ] && { finish; exit; }
+# ---- (a) scr run relaunches without a lost node, on the spare
+rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
+script runA.sh "export SCR_RUNS=3
+scr run -N4 -n8 --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
+echo \"scr run exit: \$?\""
+j=$(submit --scr=on --no-kill -N5 --ntasks-per-node=2 -o runA.out runA.sh)
+wait_for "$work/runA.out" 'checkpoint step.8 complete' 120
+"$cluster" kill "$cl" node3
+wait_job "$j"
+check "(a) the first run failed" has "$work/runA.out" 'run 1 exited with status'
+check "(a) the relaunch left node3 out and took the spare" has "$work/runA.out" 'run 2 on node\[1-2,4-5\]'
+check "(a) the app restarted from the rebuilt cache" has "$work/runA.out" 'restart from cache: dataset [0-9]+ .*ranks rebuilt'
+check "(a) every byte verified" has "$work/runA.out" 'restarted from step\.[0-9]+, every byte verified'
+check "(a) and it finished" has "$work/runA.out" 'done at step 30'
+check "(a) scr run succeeded" has "$work/runA.out" 'scr run exit: 0'
+check "(a) postrun put the last checkpoint on the prefix" has "$work/runA.out" 'scr postrun: dataset [0-9]+ scavenged and indexed'
+finish

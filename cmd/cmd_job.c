@@ -13,12 +13,20 @@
 
 int cmd_job_init(cmd_job_t *j, const char *cmdname)
 {
-    char *argv[] = {(char *)cmdname, NULL}, cwd[4096];
+    char uid[32], cwd[4096];
+    char *argv[] = {(char *)cmdname, "--uid", uid, NULL};
     scr_error_t err;
     memset(j, 0, sizeof(*j));
+    /* the job's user: the scheduler's word, else whoever runs the command */
+    const char *ju = getenv("SLURM_JOB_UID");
+    if (!ju || !*ju)
+        ju = getenv("FLUX_JOB_USERID");
+    snprintf(uid, sizeof(uid), "%s", ju && *ju ? ju : "");
+    if (!uid[0])
+        snprintf(uid, sizeof(uid), "%u", (unsigned)geteuid());
     if (!getenv("SLURM_JOB_ID") && !getenv("FLUX_JOB_ID") && !getenv("SCR_JOB_ID"))
         setenv("SCR_JOB_ID", "defjobid", 0); /* the library's default too */
-    if (jobopts_parse(&j->o, 1, argv, &err) < 0) {
+    if (jobopts_parse(&j->o, 3, argv, &err) < 0) {
         fprintf(stderr, "scr %s: %s\n", cmdname, err.text);
         return -1;
     }

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# test-scavenge.sh EXAMPLE SBINDIR: scr-prolog/scr-epilog on simulated nodes
+# without a scheduler (--sched none: SCR_JOB_NODES, SCR_DOWN_NODES), the way
+# a site's Prolog=/Epilog= runs them.  8 ranks on node1-4, checkpoints never
+# flushed, then the epilog runs on the surviving nodes at once:
+#  XOR      node2 lost before its epilog: index rebuilds its ranks from the
+#           scavenged XOR files; a new job restarts from the prefix
+#  PARTNER  node2 lost: the second round copies its ranks' partner copies
+#  RS(2)    node2 and node3 lost: rebuilt from the Reed-Solomon files
+#  XOR x2   two nodes of every set lost: the index says which ranks cannot be
+#           rebuilt, the dataset is never fetched
+# and the prolog: directories made 0700, a planted symlink refused, a stale
+# directory purged only when the scheduler says its job ended (never here).
+source "$(dirname "$0")/lib.sh"
+ex=$(readlink -f "$1") sbin=$(readlink -f "$2")
+out=$(mktemp -d)
+trap 'sim_cleanup; rm -rf "$out"' EXIT
+ALL=node1:2,node2:2,node3:2,node4:2
+
+# epilog NODES... : scr-epilog on each node at the same time
+epilog() {
+	local n pids=()
+	for n in "$@"; do
+		"$simnode" exec "$sim_dir" "$n" env SCR_JOB_NODES="node[1-4]" SCR_DOWN_NODES="$down" \
+			"$sbin/scr-epilog" --sched none --job 4242 --uid 0 --prefix "$pfs" --timeout 20 \
+			>"$out/epilog.$n" 2>&1 &
+		pids+=($!)
+	done
+	for n in "${pids[@]}"; do wait "$n"; done
+	cat "$out"/epilog.* >"$out/epilogs"
+}
+
+# scenario SCHEME LOST... : run, lose nodes, epilog on the rest
+scenario() {
+	local scheme=$1 n
+	shift
+	sim_setup 5
+	SIM_ENV=(-x SCR_COPY_TYPE="$scheme" -x SCR_SET_SIZE=4 -x SCR_SET_FAILURES=2 -x SCR_FLUSH=0)
+	check "$scheme: the job checkpoints to step 6" \
+		sim_run "$out/run" "$ALL" "$ex" --steps 6 --files 2 --size 300000
+	down=$(IFS=,; echo "$*")
+	for n in "$@"; do
+		"$simnode" kill "$sim_dir" "$n"
+		"$simnode" wipe "$sim_dir" "$n"
+	done
+	local live=()
+	for n in node1 node2 node3 node4; do
+		case " $* " in *" $n "*) ;; *) live+=("$n") ;; esac
+	done
+	epilog "${live[@]}"
+	check "$scheme: exactly one node indexed" test "$(grep -c 'event=INDEX' "$pfs/.scr/log")" -eq 1
+}
+
+not() { ! "$@"; }
+job_run() { local SIM_JOB_ID=$1; shift; sim_run "$@"; }
+restart_from_prefix() { # every cache wiped, a new job restarts from the prefix
+	local n
+	for n in node1 node2 node3 node4 node5; do
+		"$simnode" alive "$sim_dir" $n || "$simnode" start-node "$sim_dir" $n
+		"$simnode" wipe "$sim_dir" $n
+	done
+	SIM_JOB_ID=4243 sim_run "$out/restart" "$ALL" "$ex" --steps 8 --files 2 --size 300000 --expect-restart 6
+}
+
+scenario XOR node2
+check "XOR: the index rebuilt node2's two ranks" has "$pfs/.scr/log" 'event=INDEX .*ranks=8 missing=2 rebuilt=2 .*ok=1'
+shm=/dev/shm/scr-sim.$(basename "$sim_dir")
+check "XOR: the epilogs removed the caches" test ! -e "$shm/node1/root/scr.4242" -a ! -e "$shm/node4/root/scr.4242"
+check "XOR: which had been there" test -d "$shm/node1/root"
+check "XOR: a new job restarts from the prefix" restart_from_prefix
+check "XOR: fetched and every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
+
+scenario PARTNER node2
+check "PARTNER: the second round copied the partner copies" has "$out/epilogs" "rank [23]'s node is gone; copying its partner copy"
+check "PARTNER: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'
+check "PARTNER: a new job restarts from the prefix" restart_from_prefix
+check "PARTNER: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
+
+scenario RS node2 node3
+check "RS: the index rebuilt four ranks" has "$pfs/.scr/log" 'event=INDEX .*missing=4 rebuilt=4 .*ok=1'
+check "RS: a new job restarts from the prefix" restart_from_prefix
+check "RS: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
+
+scenario XOR node2 node3
+check "XOR x2: the index cannot complete the dataset" has "$pfs/.scr/log" 'event=INDEX .*ok=0'
+check "XOR x2: and says which ranks are lost" has "$out/epilogs" 'ranks [0-9,]+ are missing files and cannot be rebuilt'
+scr=$(dirname "$sbin")/bin/scr
+[ -x "$scr" ] || scr=$(dirname "$ex")/../cmd/scr
+(cd "$pfs" && SCR_JOB_ID=4242 "$scr" index --list) >"$out/index"
+check "XOR x2: the index lists it incomplete" has "$out/index" ' incomplete '
+"$simnode" start-node "$sim_dir" node2
+"$simnode" start-node "$sim_dir" node3
+check "XOR x2: a new job does not fetch it" \
+	job_run 4243 "$out/restart" "$ALL" "$ex" --steps 4 --expect-restart 0
+check "XOR x2: and starts from the beginning" has "$out/restart" 'starting from the beginning'
+
+# ---- the prolog
+id scrtest >/dev/null 2>&1 || useradd --create-home scrtest
+uid=$(id -u scrtest)
+sim_setup 2
+prolog() { "$simnode" exec "$sim_dir" "$1" "$sbin/scr-prolog" --sched none --job 77 --uid "$uid" \
+	--cache-base /dev/shm,/tmp --cntl-base /dev/shm >"$out/prolog.$1" 2>&1; }
+check "prolog: prepares node1" prolog node1
+mode=$("$simnode" exec "$sim_dir" node1 stat -c '%a %U' /dev/shm/scrtest/scr.77 /tmp/scrtest)
+check "prolog: job directories are 0700 and the user's" test "$mode" = "$(printf '700 scrtest\n700 scrtest')"
+"$simnode" exec "$sim_dir" node2 ln -s /etc /dev/shm/scrtest
+check "prolog: a planted symlink fails the prolog" not prolog node2
+check "prolog: and is named" has "$out/prolog.node2" '/dev/shm/scrtest: is not a directory \(refusing to follow it\)'
+check "prolog: /etc was not touched" test "$(stat -c %U /etc)" = root
+"$simnode" exec "$sim_dir" node2 rm /dev/shm/scrtest
+"$simnode" exec "$sim_dir" node2 mkdir -m 755 /dev/shm/scrtest
+"$simnode" exec "$sim_dir" node2 chown nobody /dev/shm/scrtest
+check "prolog: another user's directory fails the prolog" not prolog node2
+check "prolog: and is named" has "$out/prolog.node2" 'belongs to uid [0-9]+, not to scrtest'
+"$simnode" exec "$sim_dir" node1 mkdir -p /dev/shm/scrtest/scr.12
+check "prolog: without a scheduler no job counts as ended" prolog node1
+check "prolog: so nothing is purged" "$simnode" exec "$sim_dir" node1 test -d /dev/shm/scrtest/scr.12
+"$simnode" exec "$sim_dir" node1 mount -t tmpfs -o size=1m tmpfs /tmp
+check "prolog: too little capacity fails" not "$simnode" exec "$sim_dir" node1 "$sbin/scr-prolog" \
+	--sched none --job 78 --uid "$uid" --cache-base /tmp --capacity 64MB
+finish

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# demo-slurm.sh BUILD_DIR: an `sbatch --scr=on` job on a real Slurm cluster of
+# five simulated nodes survives the loss of a node.
+#
+#  1. munge, slurmctld and a slurmd per simulated node start; the SCR SPANK
+#     plugin is in plugstack.conf.  Jobs run as the user scrtest.
+#  2. The job (sbatch --scr=on --no-kill -N5) runs `scr run srun -N4 -n8 app`.
+#     The app checkpoints every 2 steps into each node's /dev/shm, XOR across
+#     nodes.  Mid-run node3 dies (every process killed, its storage wiped).
+#  3. scr run sees the failed run, finds node3 down, relaunches on the four
+#     healthy nodes (node5 was the spare); SCR rebuilds node3's ranks from XOR
+#     and the app restarts where it was, checking every byte.  After the run
+#     postrun scavenges the last checkpoint to the prefix.
+#  4. A second job on other nodes restarts from the prefix.
+set -euo pipefail
+build=$(cd "${1:?usage: demo-slurm.sh BUILD_DIR}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+cluster=$top/tests/cluster/slurmcluster
+base=/var/tmp/scr-demo
+user=scrtest
+"$cluster" stop "$base/cluster" 2>/dev/null || true
+rm -rf "$base"
+mkdir -p "$base/work"
+chmod 755 "$base"
+cmake --install "$build" --prefix "$base/inst" >/dev/null
+say() { printf '\n== %s\n' "$*"; }
+
+say "starting Slurm: munge, slurmctld, slurmd on node1..node5 (plugin: $base/inst/lib/slurm/scr.so)"
+"$cluster" start "$base/cluster" 5 "$base/inst/lib/slurm/scr.so" "bindir=$base/inst/sbin"
+export SLURM_CONF=$base/cluster/slurm.conf
+chown "$user:" "$base/work"
+sinfo
+cat >"$base/work/job.sh" <<JOB
+#!/bin/bash
+export SCR_RUNS=3
+scr run -N4 -n8 --mpi=pmix $base/inst/libexec/scr/scr_example --steps 24 --every 2 --sleep-ms 400
+JOB
+chmod 755 "$base/work/job.sh" && chown "$user:" "$base/work/job.sh"
+asuser() {
+	(cd "$base/work" && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" \
+		PATH="$base/inst/bin:$PATH" LD_LIBRARY_PATH="$base/inst/lib" SCR_FLUSH=0 \
+		OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
+		OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1 "$@")
+}
+wait_job() {
+	while squeue -h -j "$1" -t all -o %T | grep -Eq 'PENDING|RUNNING|COMPLETING|CONFIGURING'; do
+		sleep 0.5
+	done
+}
+
+say "sbatch --scr=on --no-kill -N5 job.sh   (as $user)"
+job=$(asuser sbatch --parsable --scr=on --no-kill -N5 --ntasks-per-node=2 -o job.out job.sh)
+until grep -q 'checkpoint step.8 complete' "$base/work/job.out" 2>/dev/null; do sleep 0.3; done
+say "node3 dies"
+"$cluster" kill "$base/cluster" node3
+wait_job "$job"
+grep -v -e '^-*$' -e 'WARNING: Open MPI' -e 'should not happen' -e 'may now hang' \
+	-e 'Local host' -e 'Message:' -e 'Error:' -e '  PID:' "$base/work/job.out"
+sinfo
+
+say "every node's cache is gone now; a new job on node1,node2,node4,node5 restarts from the prefix"
+cat >"$base/work/job2.sh" <<JOB
+#!/bin/bash
+srun --mpi=pmix $base/inst/libexec/scr/scr_example --steps 30 --every 2 --expect-restart
+JOB
+chmod 755 "$base/work/job2.sh" && chown "$user:" "$base/work/job2.sh"
+job2=$(asuser sbatch --parsable --scr=on -N4 -n8 -w 'node[1-2,4-5]' -o job2.out job2.sh)
+wait_job "$job2"
+cat "$base/work/job2.out"
+say "the prefix: $base/work"
+asuser scr index --list
+grep -q 'done at step 24' "$base/work/job.out" && grep -q 'every byte verified' "$base/work/job2.out" ||
+	{ echo "demo: FAILED"; exit 1; }
+"$cluster" stop "$base/cluster"
+echo "demo: ok"

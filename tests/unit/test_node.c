@@ -1,0 +1,170 @@
+/* test_node.c - node storage (prolog/node.c), privilege-dropping runs
+ * (privs.c) and the serial rank2file writer (dsindex.c) */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dsindex.h"
+#include "kvtree.h"
+#include "node.h"
+#include "privs.h"
+#include "r2f.h"
+#include "tap.h"
+
+static char base[256];
+
+static int alive_odd(const char *jobid, void *arg)
+{
+    (void)arg;
+    return atoi(jobid) % 2;
+}
+
+static int whoami(void *arg)
+{
+    *(uid_t *)arg = geteuid();
+    return geteuid() == 0 ? -1 : 0;
+}
+
+static void test_prepare(job_ident_t *job)
+{
+    char p[512];
+    scr_error_t err = {""};
+    struct stat st;
+    ok(node_prepare_dir(base, job, &err) == 0, "prepare: %s", err.text);
+    snprintf(p, sizeof(p), "%s/%s/scr.%s", base, job->user, job->jobid);
+    ok(stat(p, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700 &&
+           st.st_uid == job->uid,
+       "job directory is 0700 and the user's");
+    ok(node_prepare_dir(base, job, &err) == 0, "prepare twice is fine");
+    /* a planted symlink in the user's place */
+    snprintf(p, sizeof(p), "%s/%s", base, job->user);
+    job_ident_t other = *job;
+    other.user = "planted";
+    snprintf(p, sizeof(p), "%s/planted", base);
+    symlink("/etc", p);
+    ok(node_prepare_dir(base, &other, &err) < 0 && strstr(err.text, "refusing to follow"),
+       "a symlink is refused: %s", err.text);
+    unlink(p);
+    FILE *fp = fopen(p, "w");
+    fclose(fp);
+    ok(node_prepare_dir(base, &other, &err) < 0 && strstr(err.text, "not a directory"),
+       "a file is refused: %s", err.text);
+    unlink(p);
+}
+
+static void test_health(void)
+{
+    scr_error_t err;
+    char p[512];
+    ok(node_health(base, 0, &err) == 0, "healthy: %s", err.text);
+    ok(node_health(base, 1ULL << 60, &err) < 0 && strstr(err.text, "expected"),
+       "capacity: %s", err.text);
+    snprintf(p, sizeof(p), "%s/missing", base);
+    ok(node_health(p, 0, &err) < 0 && strstr(err.text, "missing"), "missing: %s", err.text);
+    if (geteuid() != 0) { /* root writes anywhere */
+        snprintf(p, sizeof(p), "%s/ro", base);
+        mkdir(p, 0500);
+        ok(node_health(p, 0, &err) < 0 && strstr(err.text, "cannot create"),
+           "read-only: %s", err.text);
+    }
+}
+
+static void test_stale(job_ident_t *job)
+{
+    char p[512], **dirs = NULL;
+    int n = 0;
+    const char *ids[] = {"10", "11", "12"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof(p), "%s/%s/scr.%s", base, job->user, ids[i]);
+        mkdir(p, 0700);
+    }
+    node_stale_dirs(base, job, alive_odd, NULL, &dirs, &n);
+    ok(n == 2, "two ended jobs (10, 12; 11 runs; %s is ours): %d", job->jobid, n);
+    int removed = 0;
+    scr_error_t err;
+    for (int i = 0; i < n; i++) {
+        /* a symlink inside must be removed, not followed */
+        char link[600], keep[512];
+        snprintf(keep, sizeof(keep), "%s/keep", base);
+        FILE *fp = fopen(keep, "w");
+        fclose(fp);
+        snprintf(link, sizeof(link), "%s/trap", dirs[i]);
+        snprintf(keep, sizeof(keep), "%s", base);
+        symlink(keep, link);
+        removed += node_remove_tree(dirs[i], &err) == 0;
+    }
+    ok(removed == 2, "removed both");
+    snprintf(p, sizeof(p), "%s/keep", base);
+    ok(access(p, F_OK) == 0, "what their symlinks pointed at is still there");
+    snprintf(p, sizeof(p), "%s/%s/scr.11", base, job->user);
+    ok(access(p, F_OK) == 0, "the running job's directory is still there");
+    node_free_dirs(dirs, n);
+}
+
+static void test_r2f(void)
+{
+    char d[512], p[600];
+    scr_error_t err;
+    snprintf(d, sizeof(d), "%s/dset", base);
+    snprintf(p, sizeof(p), "%s/.scr", d);
+    mkdir(d, 0700);
+    mkdir(p, 0700);
+    kvtree_t *files = kvtree_new();
+    for (int r = 0; r < 5; r++) {
+        if (r == 3)
+            continue; /* a rank without files */
+        kvtree_t *f = kvtree_setf(files, NULL, "RANK %d FILE ckpt/r%d.dat", r, r);
+        kvtree_util_set_u64(f, "SIZE", (uint64_t)r * 100);
+    }
+    ok(dsindex_write_r2f(d, 5, files, &err) == 0, "serial rank2file: %s", err.text);
+    kvtree_t *root = kvtree_new(), *ranks = kvtree_new(), *ptrs = kvtree_new();
+    ok(r2f_read_file(d, ".scr/rank2file.scr", root, &err) == 0, "root reads: %s", err.text);
+    int level = r2f_parse(root, ranks, ptrs);
+    int n = 0;
+    kvtree_util_get_int(kvtree_get(root, "RANK2FILE") ? kvtree_get(root, "RANK2FILE") : root,
+                        "RANKS", &n);
+    ok(level >= 1 && n == 5 && kvtree_size(ptrs) == 1, "root: 5 ranks, points at one file");
+    kvtree_t *l0 = kvtree_new(), *r0 = kvtree_new(), *p0 = kvtree_new();
+    const char *name = kvtree_get_val(kvtree_elem_tree(kvtree_first(ptrs)), "FILE");
+    ok(name && r2f_read_file(d, name, l0, &err) == 0 && r2f_parse(l0, r0, p0) == 0,
+       "level 0 reads");
+    ok(kvtree_size(r0) == 5 && kvtree_getf(r0, "4 FILE ckpt/r4.dat") && kvtree_getf(r0, "3"),
+       "every rank is in it, with or without files");
+    kvtree_delete(&files);
+    kvtree_delete(&root);
+    kvtree_delete(&ranks);
+    kvtree_delete(&ptrs);
+    kvtree_delete(&l0);
+    kvtree_delete(&r0);
+    kvtree_delete(&p0);
+}
+
+int main(void)
+{
+    snprintf(base, sizeof(base), "/tmp/test_node.XXXXXX");
+    if (!mkdtemp(base))
+        return 1;
+    struct passwd *pw = getpwuid(geteuid());
+    job_ident_t job = {pw ? pw->pw_name : "me", geteuid(), getegid(), "42"};
+    test_prepare(&job);
+    test_health();
+    test_stale(&job);
+    test_r2f();
+    if (geteuid() == 0 && (pw = getpwnam("nobody"))) {
+        uid_t seen = 0;
+        scr_error_t err;
+        /* the child runs fn as nobody; root sees only the verdict */
+        ok(privs_run_as("nobody", pw->pw_uid, pw->pw_gid, whoami, &seen, &err) == 0,
+           "work runs as nobody");
+        ok(privs_drop(NULL, 0, 0, &err) < 0, "dropping to uid 0 is refused");
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "chmod -R u+rwx %s; rm -rf %s", base, base);
+    if (system(cmd) != 0)
+        diag("cleanup of %s failed", base);
+    return done_testing();
+}

@@ -11,7 +11,7 @@
 #include "jobopts.h"
 #include "kvtree.h"
 #include "launch.h"
-#include "sched.h"
+#include "scheduler.h"
 
 typedef struct {
     jobopts_t o;

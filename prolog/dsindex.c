@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "dsindex.h"
 #include "ecfile.h"
@@ -293,4 +294,64 @@ int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
     free(sizes);
     free(writer);
     return rc;
+}
+
+static int dsindex_claim(kvtree_t *t, void *arg)
+{
+    (void)arg;
+    if (kvtree_get(t, "INDEXER"))
+        return 1;
+    kvtree_util_set_str(t, "INDEXER", "SCR_Init");
+    return 0;
+}
+
+/* the newest id a job's nodes copied, if nobody indexed it and the last
+ * epilog wrote more than grace seconds ago; else -1 */
+static int dsindex_orphan(const char *path, double grace)
+{
+    struct stat st;
+    kvtree_t *t = kvtree_new();
+    int best = -1, id;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        difftime(time(NULL), st.st_mtime) >= grace &&
+        kvtree_read_with_lock(path, t, NULL) == 0 && !kvtree_get(t, "INDEXER")) {
+        kvtree_t *c = kvtree_get(t, "COPIED");
+        for (kvtree_elem_t *e = kvtree_first(c); e; e = kvtree_elem_next(e))
+            if (kvtree_util_get_int(kvtree_elem_tree(e), "ID", &id) == 0 && id > best)
+                best = id;
+    }
+    kvtree_delete(&t);
+    return best;
+}
+
+int dsindex_pending(const char *prefix, double grace)
+{
+    char meta[4200];
+    pfs_meta_path(prefix, "", meta, sizeof(meta));
+    DIR *d = opendir(meta);
+    if (!d)
+        return 0;
+    int done = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, "scavenge.", 9) != 0 || len < 13 ||
+            strcmp(e->d_name + len - 4, ".scr") != 0)
+            continue;
+        char path[4500];
+        snprintf(path, sizeof(path), "%s/%s", meta, e->d_name);
+        int id = dsindex_orphan(path, grace);
+        if (id < 0 || kvtree_update_file(path, dsindex_claim, NULL, 1, NULL) < 0)
+            continue;
+        dsindex_report_t rep;
+        scr_error_t err;
+        if (dsindex_dataset(prefix, id, &rep, &err) == 0) {
+            log_msg("dataset %d, scavenged by an earlier job's epilog, indexed now "
+                    "(%d ranks rebuilt)", id, rep.rebuilt);
+            done++;
+        } else
+            log_warn("dataset %d, scavenged by an earlier job's epilog: %s", id, err.text);
+    }
+    closedir(d);
+    return done;
 }

@@ -23,6 +23,12 @@ typedef struct {
  * then recorded as incomplete and never fetched). */
 int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error_t *err);
 
+/* Complete what an epilog could not: for every <prefix>/.scr/scavenge.<job>
+ * file without an INDEXER, last written more than grace seconds ago (its
+ * epilogs are over), claim it and index the newest dataset its nodes copied.
+ * SCR_Init runs this on rank 0.  Returns the number of datasets indexed. */
+int dsindex_pending(const char *prefix, double grace);
+
 /* Write the rank2file tree of dsetdir serially: files holds RANK <r> FILE
  * <rel> {SIZE, CRC} for ranks 0..ranks-1 (r2f.h). */
 int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,

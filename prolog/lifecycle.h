@@ -17,7 +17,7 @@
 #define SCR_LIFECYCLE_H
 
 #include "jobopts.h"
-#include "sched.h"
+#include "scheduler.h"
 
 int lifecycle_prolog(const jobopts_t *o, const sched_t *sched);
 int lifecycle_epilog(const jobopts_t *o, const sched_t *sched);

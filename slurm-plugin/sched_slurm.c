@@ -9,7 +9,7 @@
 #include <slurm/slurm_errno.h>
 #undef hostlist_t
 
-#include "sched.h"
+#include "scheduler.h"
 
 static void slurm_api_init(void)
 {

@@ -76,6 +76,20 @@ check "PARTNER: the dataset is complete without a rebuild" has "$pfs/.scr/log" '
 check "PARTNER: a new job restarts from the prefix" restart_from_prefix
 check "PARTNER: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
 
+# nobody is elected when a live node never finishes its epilog (node4 here):
+# the next job's SCR_Init indexes what the others scavenged, once their
+# scavenge file is older than SCR_SCAVENGE_GRACE
+sim_setup 5
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_FLUSH=0)
+check "late: the job checkpoints to step 6" sim_run "$out/run" "$ALL" "$ex" --steps 6 --files 2 --size 300000
+down=""
+epilog node1 node2 node3
+check "late: without node4's epilog nobody indexes" test ! -e "$pfs/.scr/index.scr" -o -z "$(grep -l 'event=INDEX' "$pfs/.scr/log")"
+touch -d '-2 minutes' "$pfs/.scr/scavenge.4242.scr"
+check "late: a new job restarts from the prefix" restart_from_prefix
+check "late: its SCR_Init indexed the scavenged dataset first" has "$out/restart" 'scavenged by an earlier job.s epilog, indexed now \(2 ranks rebuilt\)'
+check "late: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
+
 scenario RS node2 node3
 check "RS: the index rebuilt four ranks" has "$pfs/.scr/log" 'event=INDEX .*missing=4 rebuilt=4 .*ok=1'
 check "RS: a new job restarts from the prefix" restart_from_prefix

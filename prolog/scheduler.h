@@ -1,4 +1,4 @@
-/* sched.h - what SCR's node tools ask the resource manager, behind one
+/* scheduler.h - what SCR's node tools ask the resource manager, behind one
  * interface so the prolog, epilog and `scr run` work the same under Slurm,
  * Flux or nothing at all.
  *
@@ -6,8 +6,8 @@
  * job's nodes, SCR_DOWN_NODES for nodes known down; it never calls a job
  * ended (so nothing is purged) and cannot drain a node.
  */
-#ifndef SCR_SCHED_H
-#define SCR_SCHED_H
+#ifndef SCR_SCHEDULER_H
+#define SCR_SCHEDULER_H
 
 #include "error.h"
 #include "hostlist.h"

@@ -1,8 +1,8 @@
-/* sched.c - scheduler lookup and the environment-only scheduler */
+/* scheduler.c - scheduler lookup and the environment-only scheduler */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched.h"
+#include "scheduler.h"
 
 static int none_job_nodes(const char *jobid, hostlist_t *nodes, scr_error_t *err)
 {

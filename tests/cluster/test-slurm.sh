@@ -141,7 +141,7 @@ check "(d) a restart from the rebuilt dataset verifies every byte" has "$work/ve
 # ---- (a) scr run relaunches without a lost node, on the spare
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
 script runA.sh "export SCR_RUNS=3
-scr run -N4 -n8 --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
+scr_srun -N4 -n8 --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
 echo \"scr run exit: \$?\""
 j=$(submit --scr=on --no-kill -N5 --ntasks-per-node=2 -o runA.out runA.sh)
 wait_for "$work/runA.out" 'checkpoint step.8 complete' 120

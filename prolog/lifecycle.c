@@ -207,3 +207,27 @@ int lifecycle_epilog(const jobopts_t *o, const sched_t *sched)
     hostlist_delete(&never);
     return rc;
 }
+
+int lifecycle_main(int argc, char **argv, const char *name, const char *usage,
+                   lifecycle_fn fn)
+{
+    jobopts_t o;
+    scr_error_t err;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: %s %s\n", name, usage);
+        return 0;
+    }
+    if (jobopts_parse(&o, argc, argv, &err) < 0) {
+        fprintf(stderr, "%s: %s\n", name, err.text);
+        return 2;
+    }
+    const sched_t *sched = sched_get(o.sched[0] ? o.sched : NULL);
+    if (!sched) {
+        fprintf(stderr, "%s: --sched: unknown scheduler '%s'\n", name, o.sched);
+        jobopts_free(&o);
+        return 2;
+    }
+    int rc = fn(&o, sched);
+    jobopts_free(&o);
+    return rc == 0 ? 0 : 1;
+}

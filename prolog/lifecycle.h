@@ -29,4 +29,10 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *
 /* index dataset id of the prefix (scan, rebuild, summary, index) */
 int lifecycle_index(const jobopts_t *o, int id);
 
+/* main() of scr-prolog / scr-epilog: parse, pick the scheduler, run fn.
+ * Exit 0, 1 (fn failed: the node is unfit), 2 (usage). */
+typedef int (*lifecycle_fn)(const jobopts_t *o, const sched_t *sched);
+int lifecycle_main(int argc, char **argv, const char *name, const char *usage,
+                   lifecycle_fn fn);
+
 #endif

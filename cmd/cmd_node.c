@@ -40,9 +40,9 @@ int cmd_node_check(int argc, char **argv)
 static int opt_id_prefix(int argc, char **argv, const char *name, cmd_job_t *j, int *id,
                          const char **action)
 {
-    static const struct option lo[] = {{"id", 1, 0, 'i'},      {"prefix", 1, 0, 'p'},
-                                       {"list", 0, 0, 'l'},    {"current", 1, 0, 'c'},
-                                       {"add", 1, 0, 'a'},     {"rebuild", 1, 0, 'r'},
+    static const struct option lo[] = {{"id", 1, 0, 'i'},   {"prefix", 1, 0, 'p'},
+                                       {"list", 0, 0, 'l'}, {"current", 1, 0, 'c'},
+                                       {"add", 1, 0, 'a'},  {"rebuild", 1, 0, 'r'},
                                        {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -53,7 +53,9 @@ static int opt_id_prefix(int argc, char **argv, const char *name, cmd_job_t *j, 
                 return fprintf(stderr, "scr %s: --prefix must be absolute\n", name), -1;
             snprintf(j->o.prefix, sizeof(j->o.prefix), "%s", optarg);
             break;
-        case 'i': case 'a': case 'r':
+        case 'i':
+        case 'a':
+        case 'r':
             *id = atoi(optarg);
             if (action && c != 'i')
                 *action = c == 'a' ? "add" : "rebuild";
@@ -66,7 +68,8 @@ static int opt_id_prefix(int argc, char **argv, const char *name, cmd_job_t *j, 
             if (action)
                 *action = "current", *id = atoi(optarg);
             break;
-        default: return -1;
+        default:
+            return -1;
         }
     }
     return optind < argc ? -1 : 0;
@@ -102,8 +105,8 @@ static void index_list(const char *prefix)
             int complete = 0;
             kvtree_util_get_int(x, "COMPLETE", &complete);
             const char *state = kvtree_get(x, "FAILED") ? "failed"
-                                : complete             ? "complete"
-                                                       : "incomplete";
+                                : complete              ? "complete"
+                                                        : "incomplete";
             const char *name = kvtree_get_val(kvtree_get(x, "DSET"), "NAME");
             printf("%-4s %-8s %-10s %-24s %s\n",
                    cur && !strcmp(cur, kvtree_elem_key(d)) ? "*" : "", kvtree_elem_key(e),

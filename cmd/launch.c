@@ -167,7 +167,8 @@ int launch_run(char **argv, char **out_text)
         size_t len = 0, cap = 4096;
         char *buf = malloc(cap);
         ssize_t n;
-        while ((n = read(pfd[0], buf + len, cap - len - 1)) > 0 || (n < 0 && errno == EINTR)) {
+        while ((n = read(pfd[0], buf + len, cap - len - 1)) > 0 ||
+               (n < 0 && errno == EINTR)) {
             if (n < 0)
                 continue;
             len += (size_t)n;

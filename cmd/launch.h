@@ -26,8 +26,8 @@ struct launcher {
     void (*app)(const launcher_t *l, argv_t *out, const hostlist_t *live,
                 const hostlist_t *exclude, int uargc, char **uargv);
     /* argv once on each of nodes */
-    void (*per_node)(const launcher_t *l, argv_t *out, const hostlist_t *nodes,
-                     int argc, char **argv);
+    void (*per_node)(const launcher_t *l, argv_t *out, const hostlist_t *nodes, int argc,
+                     char **argv);
 };
 
 /* by name (srun, mpirun), or NULL: from SCR_LAUNCHER / the environment */

@@ -38,9 +38,10 @@ static int dsindex_scan(const char *dsetdir, kvtree_t *scan, scr_error_t *err)
         if (kvtree_read_file(path, t, &ferr) < 0)
             log_warn("index: ignoring %s", ferr.text);
         else {
-            kvtree_t *ds = kvtree_first(kvtree_getf(t, "RANK %d DSET", r))
-                               ? kvtree_elem_tree(kvtree_first(kvtree_getf(t, "RANK %d DSET", r)))
-                               : NULL;
+            kvtree_t *ds =
+                kvtree_first(kvtree_getf(t, "RANK %d DSET", r))
+                    ? kvtree_elem_tree(kvtree_first(kvtree_getf(t, "RANK %d DSET", r)))
+                    : NULL;
             if (ds)
                 kvtree_setf(scan, kvtree_dup(ds), "RANK %d", r);
         }
@@ -80,7 +81,8 @@ static void dsindex_sets(const char *dsetdir, const kvtree_t *scan, kvtree_t *se
     for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
         kvtree_t *files = kvtree_get(kvtree_elem_tree(e), "FILE");
         for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f)) {
-            const char *type = kvtree_get_val(kvtree_get(kvtree_elem_tree(f), "META"), "TYPE");
+            const char *type =
+                kvtree_get_val(kvtree_get(kvtree_elem_tree(f), "META"), "TYPE");
             int s, n, setid;
             char ext[8];
             const char *base = strrchr(kvtree_elem_key(f), '/');
@@ -101,7 +103,8 @@ static void dsindex_sets(const char *dsetdir, const kvtree_t *scan, kvtree_t *se
 }
 
 /* rebuild every set with lost members; write the rebuilt ranks' filemaps */
-static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan, int *rebuilt)
+static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan,
+                           int *rebuilt)
 {
     kvtree_t *sets = kvtree_new(), *out = kvtree_new();
     dsindex_sets(dsetdir, scan, sets);
@@ -142,7 +145,8 @@ static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan, in
 }
 
 /* the dataset descriptor for summary and index, and the rank2file input */
-static kvtree_t *dsindex_collect(const kvtree_t *scan, int ranks, kvtree_t *r2f, int *nfiles)
+static kvtree_t *dsindex_collect(const kvtree_t *scan, int ranks, kvtree_t *r2f,
+                                 int *nfiles)
 {
     kvtree_t *dset = NULL;
     *nfiles = 0;
@@ -175,8 +179,8 @@ static kvtree_t *dsindex_collect(const kvtree_t *scan, int ranks, kvtree_t *r2f,
 }
 
 /* ranks that fail inspection, as "3,5,..." in buf; returns how many */
-static int dsindex_inspect(const char *dsetdir, const kvtree_t *scan, int ranks, char *buf,
-                           size_t len)
+static int dsindex_inspect(const char *dsetdir, const kvtree_t *scan, int ranks,
+                           char *buf, size_t len)
 {
     int missing = 0;
     buf[0] = '\0';
@@ -202,8 +206,10 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
     if (dsindex_scan(dsetdir, scan, err) < 0)
         return kvtree_delete(&scan), -1;
     kvtree_elem_t *first = kvtree_first(kvtree_get(scan, "RANK"));
-    if (!first || kvtree_util_get_int(kvtree_get(kvtree_elem_tree(first), "DSETDESC"),
-                                      "RANKS", &rep->ranks) < 0 || rep->ranks < 1) {
+    if (!first ||
+        kvtree_util_get_int(kvtree_get(kvtree_elem_tree(first), "DSETDESC"), "RANKS",
+                            &rep->ranks) < 0 ||
+        rep->ranks < 1) {
         kvtree_delete(&scan);
         return errprintf(err, "%s: no rank filemaps with a rank count", dsetdir);
     }
@@ -220,8 +226,10 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
     kvtree_t *dset = dsindex_collect(scan, rep->ranks, r2f, &rep->files);
     int rc = 0;
     if (still > 0) {
-        rc = errprintf(err, "dataset %d in %s: ranks %s are missing files and cannot be "
-                            "rebuilt", id, dsetdir, list);
+        rc = errprintf(err,
+                       "dataset %d in %s: ranks %s are missing files and cannot be "
+                       "rebuilt",
+                       id, dsetdir, list);
         if (dset) {
             summary_write(dsetdir, dset, 0, NULL);
             index_add(prefix, id, name, dset, 0, NULL);
@@ -262,7 +270,8 @@ int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
                 }
             if (!merged)
                 continue;
-            kvtree_t *file = r2f_file(level, kvtree_size(kvtree_get(merged, "RANK")), merged);
+            kvtree_t *file =
+                r2f_file(level, kvtree_size(kvtree_get(merged, "RANK")), merged);
             char rel[128], path[4400];
             r2f_name(level, w, 0, rel, sizeof(rel));
             snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
@@ -347,10 +356,12 @@ int dsindex_pending(const char *prefix, double grace)
         scr_error_t err;
         if (dsindex_dataset(prefix, id, &rep, &err) == 0) {
             log_msg("dataset %d, scavenged by an earlier job's epilog, indexed now "
-                    "(%d ranks rebuilt)", id, rep.rebuilt);
+                    "(%d ranks rebuilt)",
+                    id, rep.rebuilt);
             done++;
         } else
-            log_warn("dataset %d, scavenged by an earlier job's epilog: %s", id, err.text);
+            log_warn("dataset %d, scavenged by an earlier job's epilog: %s", id,
+                     err.text);
     }
     closedir(d);
     return done;

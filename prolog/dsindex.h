@@ -12,10 +12,10 @@
 #include "kvtree.h"
 
 typedef struct {
-    int ranks;    /* ranks the dataset has */
-    int missing;  /* ranks missing files after the scan */
-    int rebuilt;  /* of those, rebuilt */
-    int files;    /* application files in the dataset */
+    int ranks;   /* ranks the dataset has */
+    int missing; /* ranks missing files after the scan */
+    int rebuilt; /* of those, rebuilt */
+    int files;   /* application files in the dataset */
 } dsindex_report_t;
 
 /* Returns 0 when the dataset is complete and indexed; -1 with err naming the

@@ -84,8 +84,8 @@ static int ecset_open_files(ecset_t *e, member_t *x)
         *strrchr(parent, '/') = '\0';
         io_mkdir_p(parent, 0700, NULL);
         free(parent);
-        x->fds[f] = open(x->names[f], O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                         0600);
+        x->fds[f] =
+            open(x->names[f], O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (x->fds[f] < 0 || ftruncate(x->fds[f], (off_t)x->sizes[f]) < 0)
             return -1;
     }
@@ -140,7 +140,8 @@ static int ecset_load(ecset_t *e, const kvtree_t *set, scr_error_t *err)
         if (kvtree_util_get_int(kvtree_get(ref, "GROUP"), "RANKS", &(int){0}) < 0 ||
             !kvtree_getf(ref, "GROUP RANK %d", s))
             return errprintf(err, "redundancy header without set member %d", s);
-        x->rank = atoi(kvtree_elem_key(kvtree_first(kvtree_getf(ref, "GROUP RANK %d", s))));
+        x->rank =
+            atoi(kvtree_elem_key(kvtree_first(kvtree_getf(ref, "GROUP RANK %d", s))));
         x->cur = x->lost ? NULL : kvtree_get(x->hdr, "CURRENT");
         if (!x->lost && (!x->cur || ecset_open_files(e, x) < 0))
             x->lost = 1; /* its parity is still fine, but count it lost */
@@ -199,8 +200,8 @@ static int ecset_decode(ecset_t *e, const ec_plan_t *plans, scr_error_t *err)
         const ec_plan_t *p = &plans[s];
         for (uint64_t off = 0; rc == 0 && p->ntargets > 0 && off < e->chunk;
              off += ECFILE_PIECE) {
-            size_t len = e->chunk - off < ECFILE_PIECE ? (size_t)(e->chunk - off)
-                                                       : ECFILE_PIECE;
+            size_t len =
+                e->chunk - off < ECFILE_PIECE ? (size_t)(e->chunk - off) : ECFILE_PIECE;
             for (int x = 0; x < p->ntargets; x++)
                 memset(acc[x], 0, len);
             for (int u = 0; rc == 0 && u < e->k; u++) {

@@ -53,10 +53,11 @@ static int jobopts_user(jobopts_t *o, const char *uid, const char *gid, scr_erro
 int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
 {
     static const struct option longopts[] = {
-        {"job", 1, 0, 'j'},      {"uid", 1, 0, 'u'},      {"gid", 1, 0, 'g'},
-        {"prefix", 1, 0, 'p'},   {"cache-base", 1, 0, 'c'}, {"cntl-base", 1, 0, 'C'},
-        {"capacity", 1, 0, 'k'}, {"timeout", 1, 0, 't'},  {"sched", 1, 0, 's'},
-        {0, 0, 0, 0}};
+        {"job", 1, 0, 'j'},        {"uid", 1, 0, 'u'},
+        {"gid", 1, 0, 'g'},        {"prefix", 1, 0, 'p'},
+        {"cache-base", 1, 0, 'c'}, {"cntl-base", 1, 0, 'C'},
+        {"capacity", 1, 0, 'k'},   {"timeout", 1, 0, 't'},
+        {"sched", 1, 0, 's'},      {0, 0, 0, 0}};
     const char *job = env_first("SLURM_JOB_ID", "FLUX_JOB_ID", "SCR_JOB_ID");
     const char *uid = env_first("SLURM_JOB_UID", "FLUX_JOB_USERID", NULL), *gid = NULL;
     const char *prefix = env_first("SCR_PREFIX", "SPANK_SCR_PREFIX", NULL);
@@ -70,16 +71,35 @@ int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
-        case 'j': job = optarg; break;
-        case 'u': uid = optarg; break;
-        case 'g': gid = optarg; break;
-        case 'p': prefix = optarg; break;
-        case 'c': cache = optarg; break;
-        case 'C': cntl = optarg; break;
-        case 'k': cap = optarg; break;
-        case 't': o->timeout = atof(optarg); break;
-        case 's': snprintf(o->sched, sizeof(o->sched), "%s", optarg); break;
-        default: return errprintf(err, "unknown option (see the usage)");
+        case 'j':
+            job = optarg;
+            break;
+        case 'u':
+            uid = optarg;
+            break;
+        case 'g':
+            gid = optarg;
+            break;
+        case 'p':
+            prefix = optarg;
+            break;
+        case 'c':
+            cache = optarg;
+            break;
+        case 'C':
+            cntl = optarg;
+            break;
+        case 'k':
+            cap = optarg;
+            break;
+        case 't':
+            o->timeout = atof(optarg);
+            break;
+        case 's':
+            snprintf(o->sched, sizeof(o->sched), "%s", optarg);
+            break;
+        default:
+            return errprintf(err, "unknown option (see the usage)");
         }
     }
     if (optind < argc)

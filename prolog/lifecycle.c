@@ -65,7 +65,8 @@ int lifecycle_prolog(const jobopts_t *o, const sched_t *sched)
         node_stale_dirs(base, &job, sched->job_alive, NULL, &d.dirs, &d.n);
         for (int k = 0; k < d.n; k++)
             log_msg("prolog: removing %s of an ended job", d.dirs[k]);
-        if (d.n > 0 && privs_run_as(job.user, job.uid, job.gid, remove_dirs, &d, &err) < 0)
+        if (d.n > 0 &&
+            privs_run_as(job.user, job.uid, job.gid, remove_dirs, &d, &err) < 0)
             log_err("prolog: purge in %s: %s", base, err.text);
         node_free_dirs(d.dirs, d.n);
         if (node_prepare_dir(base, &job, &err) < 0) {
@@ -105,8 +106,8 @@ int lifecycle_index(const jobopts_t *o, int id)
     if (rc < 0)
         log_err("index: %s", err.text);
     else
-        log_msg("index: dataset %d of job %s is complete on %s (%d ranks, %d rebuilt)", id,
-                o->jobid, o->prefix, rep.ranks, rep.rebuilt);
+        log_msg("index: dataset %d of job %s is complete on %s (%d ranks, %d rebuilt)",
+                id, o->jobid, o->prefix, rep.ranks, rep.rebuilt);
     epilog_event(o, "INDEX", "dset=%d ranks=%d missing=%d rebuilt=%d files=%d ok=%d", id,
                  rep.ranks, rep.missing, rep.rebuilt, rep.files, rc == 0);
     return rc;
@@ -118,7 +119,8 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *
     char cntldir[4200];
     *indexed = 0;
     if (!o->prefix[0]) {
-        log_err("scavenge of job %s on %s: no prefix directory is known", o->jobid, o->host);
+        log_err("scavenge of job %s on %s: no prefix directory is known", o->jobid,
+                o->host);
         return -1;
     }
     jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));

@@ -147,7 +147,8 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
         kvtree_util_get_int(meta, "COMPLETE", &complete);
         if (!complete)
             continue;
-        if (!cdir || !path_is_under(src, cdir) || scavenge_rel(src, meta, rel, sizeof(rel)) < 0)
+        if (!cdir || !path_is_under(src, cdir) ||
+            scavenge_rel(src, meta, rel, sizeof(rel)) < 0)
             errprintf(&err, "%s: not a file of dataset %d's cache directory", src, s->id);
         else
             scavenge_file(s, dsetdir, src, rel, meta, &err);
@@ -204,7 +205,8 @@ static int scavenge_each(scavenge_t *s, scavenge_fm_fn fn, scr_error_t *err)
         if (filemap_read(path, fm, &ferr) < 0) {
             log_err("scavenge: %s", ferr.text);
             rc = -1;
-        } else if (filemap_get_desc(fm, s->id, "DSETDESC") && fn(s, fm, rank, dsetdir) < 0)
+        } else if (filemap_get_desc(fm, s->id, "DSETDESC") &&
+                   fn(s, fm, rank, dsetdir) < 0)
             rc = -1;
         kvtree_delete(&fm);
     }
@@ -289,7 +291,8 @@ static int scavenge_all_in(const kvtree_t *t, const char *phase, const hostlist_
 static int scavenge_max_id(const kvtree_t *t, const char *phase)
 {
     int best = -1, id;
-    for (kvtree_elem_t *e = kvtree_first(kvtree_get(t, phase)); e; e = kvtree_elem_next(e))
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(t, phase)); e;
+         e = kvtree_elem_next(e))
         if (kvtree_util_get_int(kvtree_elem_tree(e), "ID", &id) == 0 && id > best)
             best = id;
     return best;
@@ -312,7 +315,8 @@ static int scavenge_do_mark(kvtree_t *t, void *arg)
     return 0;
 }
 
-static void scavenge_job_file(const char *prefix, const char *jobid, char *buf, size_t len)
+static void scavenge_job_file(const char *prefix, const char *jobid, char *buf,
+                              size_t len)
 {
     char name[128];
     snprintf(name, sizeof(name), "scavenge.%s.scr", jobid);

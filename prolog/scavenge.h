@@ -29,7 +29,7 @@ typedef struct {
     int id;              /* dataset */
     int files, failed;   /* files copied, files that could not be */
     unsigned long long bytes;
-    int partner_ranks;   /* ranks this node holds partner copies of */
+    int partner_ranks; /* ranks this node holds partner copies of */
 } scavenge_t;
 
 /* The dataset to scavenge: the newest complete checkpoint in this node's
@@ -44,9 +44,9 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err);
 
 /* Record in <prefix>/.scr/scavenge.<jobid>.scr that host reached phase
  * ("COPIED", "FINISHED"; "INDEXED" records that the dataset was indexed
- * outside the epilog, so no epilog indexes it again) having copied dataset id (-1: nothing).  With live,
- * the one caller whose FINISHED mark completes live gets *index_id = the
- * newest dataset any node copied (else -1). */
+ * outside the epilog, so no epilog indexes it again) having copied dataset id (-1:
+ * nothing).  With live, the one caller whose FINISHED mark completes live gets *index_id
+ * = the newest dataset any node copied (else -1). */
 int scavenge_mark(const char *prefix, const char *jobid, const char *host,
                   const char *phase, int id, const hostlist_t *live, int *index_id,
                   scr_error_t *err);

@@ -49,17 +49,17 @@ static int slurm_down_nodes(const hostlist_t *nodes, hostlist_t *down, kvtree_t 
             continue;
         uint32_t base = n->node_state & NODE_STATE_BASE;
         int bad = base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN ||
-                  (n->node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL |
-                                    NODE_STATE_NO_RESPOND));
+                  (n->node_state &
+                   (NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND));
         if (!bad)
             continue;
         hostlist_append(down, n->name);
         if (reasons)
             kvtree_util_set_str(reasons, n->name,
                                 n->reason ? n->reason
-                                          : (n->node_state & NODE_STATE_NO_RESPOND)
-                                                ? "not responding"
-                                                : "down");
+                                : (n->node_state & NODE_STATE_NO_RESPOND)
+                                    ? "not responding"
+                                    : "down");
     }
     slurm_free_node_info_msg(resp);
     return 0;

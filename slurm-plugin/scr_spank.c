@@ -38,10 +38,13 @@ static int default_on = 0;
 static int scr_opt_cb(int val, const char *optarg, int remote);
 
 static struct spank_option scr_option = {
-    "scr", "[on|off]",
+    "scr",
+    "[on|off]",
     "Protect the job with SCR: node-local checkpoint cache prepared on every node, "
     "the newest checkpoint scavenged to the parallel file system at the end",
-    2, 0, scr_opt_cb};
+    2,
+    0,
+    scr_opt_cb};
 
 static int scr_parse_onoff(const char *s)
 {

@@ -242,7 +242,8 @@ static void init_restart_source(scr_ctx_t *ctx)
     int flush_on_restart = global || config_get_int(ctx->cfg, "SCR_FLUSH_ON_RESTART", 0);
     if (ctx->restart_id < 0 && fetch) {
         if (ctx->rank == 0)
-            dsindex_pending(ctx->prefix, config_get_int(ctx->cfg, "SCR_SCAVENGE_GRACE", 60));
+            dsindex_pending(ctx->prefix,
+                            config_get_int(ctx->cfg, "SCR_SCAVENGE_GRACE", 60));
         fetch_sync(ctx);
         init_counters(ctx);
     }

@@ -10,7 +10,7 @@
 
 /* read the header image at the front of a redundancy file */
 int ec_read_header(const char *path, kvtree_t *h, int *fd, uint64_t *data_off,
-                          scr_error_t *err)
+                   scr_error_t *err)
 {
     unsigned char hdr[KVTREE_FILE_HEADER_SIZE];
     *fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

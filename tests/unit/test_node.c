@@ -64,7 +64,8 @@ static void test_health(void)
     ok(node_health(base, 1ULL << 60, &err) < 0 && strstr(err.text, "expected"),
        "capacity: %s", err.text);
     snprintf(p, sizeof(p), "%s/missing", base);
-    ok(node_health(p, 0, &err) < 0 && strstr(err.text, "missing"), "missing: %s", err.text);
+    ok(node_health(p, 0, &err) < 0 && strstr(err.text, "missing"), "missing: %s",
+       err.text);
     if (geteuid() != 0) { /* root writes anywhere */
         snprintf(p, sizeof(p), "%s/ro", base);
         mkdir(p, 0500);
@@ -122,17 +123,21 @@ static void test_r2f(void)
     }
     ok(dsindex_write_r2f(d, 5, files, &err) == 0, "serial rank2file: %s", err.text);
     kvtree_t *root = kvtree_new(), *ranks = kvtree_new(), *ptrs = kvtree_new();
-    ok(r2f_read_file(d, ".scr/rank2file.scr", root, &err) == 0, "root reads: %s", err.text);
+    ok(r2f_read_file(d, ".scr/rank2file.scr", root, &err) == 0, "root reads: %s",
+       err.text);
     int level = r2f_parse(root, ranks, ptrs);
     int n = 0;
-    kvtree_util_get_int(kvtree_get(root, "RANK2FILE") ? kvtree_get(root, "RANK2FILE") : root,
+    kvtree_util_get_int(kvtree_get(root, "RANK2FILE") ? kvtree_get(root, "RANK2FILE")
+                                                      : root,
                         "RANKS", &n);
-    ok(level >= 1 && n == 5 && kvtree_size(ptrs) == 1, "root: 5 ranks, points at one file");
+    ok(level >= 1 && n == 5 && kvtree_size(ptrs) == 1,
+       "root: 5 ranks, points at one file");
     kvtree_t *l0 = kvtree_new(), *r0 = kvtree_new(), *p0 = kvtree_new();
     const char *name = kvtree_get_val(kvtree_elem_tree(kvtree_first(ptrs)), "FILE");
     ok(name && r2f_read_file(d, name, l0, &err) == 0 && r2f_parse(l0, r0, p0) == 0,
        "level 0 reads");
-    ok(kvtree_size(r0) == 5 && kvtree_getf(r0, "4 FILE ckpt/r4.dat") && kvtree_getf(r0, "3"),
+    ok(kvtree_size(r0) == 5 && kvtree_getf(r0, "4 FILE ckpt/r4.dat") &&
+           kvtree_getf(r0, "3"),
        "every rank is in it, with or without files");
     kvtree_delete(&files);
     kvtree_delete(&root);

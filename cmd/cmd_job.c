@@ -58,12 +58,41 @@ int cmd_job_init(cmd_job_t *j, const char *cmdname)
     return 0;
 }
 
+static void cmd_job_mark_down(cmd_job_t *j, const char *host, const char *reason, int down)
+{
+    if (!down || hostlist_find(j->down, host) >= 0)
+        return;
+    hostlist_append(j->down, host);
+    if (!kvtree_get(j->reasons, host))
+        kvtree_util_set_str(j->reasons, host, reason);
+}
+
 void cmd_job_free(cmd_job_t *j)
 {
     hostlist_delete(&j->nodes);
     hostlist_delete(&j->down);
     kvtree_delete(&j->reasons);
     jobopts_free(&j->o);
+}
+
+/* run `scr node-check` on nodes; hosts that answered join ok */
+static void cmd_job_probe_some(cmd_job_t *j, const char *self, const hostlist_t *nodes,
+                               hostlist_t *ok)
+{
+    char *args[] = {(char *)self, "node-check", NULL};
+    argv_t cmd = {0};
+    j->launcher->per_node(j->launcher, &cmd, nodes, 2, args);
+    char *out = NULL;
+    launch_run(cmd.argv, &out);
+    argv_free(&cmd);
+    for (char *line = out, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (strncmp(line, "scr-node-ok ", 12) == 0)
+            hostlist_append(ok, line + 12);
+    }
+    free(out);
 }
 
 /* `scr node-check` on every candidate; the ones that do not answer are down */
@@ -74,31 +103,22 @@ static void cmd_job_probe(cmd_job_t *j, const hostlist_t *cand)
     if (n <= 0 || hostlist_count(cand) == 0)
         return;
     self[n] = '\0';
-    char *args[] = {self, "node-check", NULL};
-    argv_t cmd = {0};
-    j->launcher->per_node(j->launcher, &cmd, cand, 2, args);
-    char *out = NULL;
-    launch_run(cmd.argv, &out);
-    argv_free(&cmd);
     hostlist_t *ok = hostlist_new();
-    for (char *line = out, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (strncmp(line, "scr-node-ok ", 12) == 0)
-            hostlist_append(ok, line + 12);
+    if (!j->launcher->all_or_nothing)
+        cmd_job_probe_some(j, self, cand, ok);
+    for (int i = 0; j->launcher->all_or_nothing && i < hostlist_count(cand); i++) {
+        hostlist_t *one = hostlist_new();
+        hostlist_append(one, hostlist_nth(cand, i));
+        cmd_job_probe_some(j, self, one, ok);
+        hostlist_delete(&one);
     }
-    free(out);
     if (hostlist_count(ok) == 0) {
         fprintf(stderr, "scr: the node health check answered from no node; "
                         "keeping the node list as it is\n");
     } else {
         for (int i = 0; i < hostlist_count(cand); i++)
-            if (hostlist_find(ok, hostlist_nth(cand, i)) < 0) {
-                hostlist_append(j->down, hostlist_nth(cand, i));
-                kvtree_util_set_str(j->reasons, hostlist_nth(cand, i),
-                                    "failed the SCR health check");
-            }
+            cmd_job_mark_down(j, hostlist_nth(cand, i), "failed the SCR health check",
+                              hostlist_find(ok, hostlist_nth(cand, i)) < 0);
     }
     hostlist_delete(&ok);
 }
@@ -106,6 +126,14 @@ static void cmd_job_probe(cmd_job_t *j, const hostlist_t *cand)
 void cmd_job_check_nodes(cmd_job_t *j)
 {
     scr_error_t err;
+    const char *excl = getenv("SCR_EXCLUDE_NODES");
+    hostlist_t *ex = excl && *excl ? hostlist_from_str(excl, &err) : NULL;
+    if (excl && *excl && !ex)
+        fprintf(stderr, "scr: SCR_EXCLUDE_NODES: %s\n", err.text);
+    for (int i = 0; ex && i < hostlist_count(ex); i++)
+        cmd_job_mark_down(j, hostlist_nth(ex, i), "SCR_EXCLUDE_NODES",
+                          hostlist_find(j->nodes, hostlist_nth(ex, i)) >= 0);
+    hostlist_delete(&ex);
     hostlist_t *sd = hostlist_new();
     if (j->sched->down_nodes(j->nodes, sd, j->reasons, &err) < 0)
         fprintf(stderr, "scr: %s\n", err.text);

@@ -101,7 +101,9 @@ int cmd_run(int argc, char **argv)
             printf("scr run: halt condition holds (%s); not launching\n", reason);
             break;
         }
-        if (run_plan(&j, attempt > 1 ? run_needed(&j) : 0, &live) < 0) {
+        const char *min = getenv("SCR_MIN_NODES");
+        int needed = attempt > 1 ? run_needed(&j) : min && *min ? atoi(min) : 0;
+        if (run_plan(&j, needed, &live) < 0) {
             hostlist_delete(&live);
             break;
         }

@@ -126,8 +126,8 @@ static void mpirun_per_node(const launcher_t *l, argv_t *out, const hostlist_t *
 }
 
 static const launcher_t launchers[] = {
-    {"srun", srun_app, srun_per_node},
-    {"mpirun", mpirun_app, mpirun_per_node},
+    {"srun", srun_app, srun_per_node, 0},
+    {"mpirun", mpirun_app, mpirun_per_node, 1},
 };
 
 const launcher_t *launch_get(const char *name)

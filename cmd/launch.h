@@ -28,6 +28,9 @@ struct launcher {
     /* argv once on each of nodes */
     void (*per_node)(const launcher_t *l, argv_t *out, const hostlist_t *nodes, int argc,
                      char **argv);
+    /* 1 if one unreachable node fails the whole launch (mpirun): health
+     * checks then go node by node */
+    int all_or_nothing;
 };
 
 /* by name (srun, mpirun), or NULL: from SCR_LAUNCHER / the environment */

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# test-run.sh EXAMPLE SCR: `scr run` with the mpirun adapter on simulated
+# nodes (no scheduler: SCR_JOB_NODES).  8 ranks, node5 spare, XOR.
+#  - node3 dies mid-run: the relaunch leaves it out (health check), uses the
+#    spare, restarts from the rebuilt cache, finishes; postrun scavenges
+#  - a node once down stays down; SCR_EXCLUDE_NODES; too few nodes for
+#    SCR_MIN_NODES stops before launching
+#  - a halt condition stops scr run and scr prerun (exit 3)
+source "$(dirname "$0")/lib.sh"
+ex=$(readlink -f "$1") scr=$(readlink -f "$2")
+out=$(mktemp -d)
+# scr run keeps the job's down nodes in its control directory on this host
+cntl=/dev/shm/$(id -un)/scr.4242
+rm -rf "$cntl"
+sim_setup 5
+trap 'sim_cleanup; rm -rf "$out" "$cntl"' EXIT
+export SCR_JOB_ID=4242 SCR_LAUNCHER=mpirun SCR_JOB_NODES='node[1-5]' SCR_COPY_TYPE=XOR \
+	SCR_FLUSH=0 SCR_RUNS=3 SCR_MPIRUN="$simnode mpirun $sim_dir -x SCR_JOB_ID -x SCR_COPY_TYPE -x SCR_FLUSH"
+run() { (cd "$pfs" && timeout 300 "$scr" run -np 8 --map-by ppr:2:node "$ex" "$@"); }
+
+run --steps 30 --every 2 --sleep-ms 300 >"$out/run" 2>&1 &
+pid=$!
+for i in $(seq 1 400); do grep -q 'checkpoint step.8 complete' "$out/run" && break; sleep 0.25; done
+"$simnode" kill "$sim_dir" node3
+"$simnode" wipe "$sim_dir" node3
+wait $pid
+rc=$?
+check "run: scr run succeeded in the end" test $rc -eq 0
+check "run: the first run failed" has "$out/run" 'scr run: run 1 exited with status'
+check "run: the relaunch left node3 out and took the spare" has "$out/run" 'scr run: run 2 on node\[1-2,4-5\]'
+check "run: restarted from the rebuilt cache" has "$out/run" 'restart from cache: dataset [0-9]+ \(step\.[0-9]+\) ready, 2 ranks rebuilt'
+check "run: every byte verified, finished" has "$out/run" 'done at step 30'
+check "run: postrun scavenged and indexed the last checkpoint" has "$out/run" 'scr postrun: dataset [0-9]+ scavenged and indexed'
+(cd "$pfs" && "$scr" down-nodes --reason) >"$out/down"
+check "down-nodes: node3 and why" has "$out/down" '^node3: failed the SCR health check$'
+
+"$scr" halt --prefix "$pfs" --remove >/dev/null
+SCR_EXCLUDE_NODES=node5 SCR_MIN_NODES=4 run --steps 4 >"$out/min" 2>&1
+check "min nodes: a run with too few nodes is not launched" \
+	has "$out/min" '3 healthy nodes left \(down: node\[3,5\]\), 4 needed; not relaunching'
+check "min nodes: nothing ran" hasnt "$out/min" 'scr run: run 1 on'
+"$simnode" start-node "$sim_dir" node3
+(cd "$pfs" && "$scr" down-nodes) >"$out/down2"
+check "down-nodes: a node once down stays down (node3 is back, still excluded)" has "$out/down2" '^node\[3,5\]$'
+
+"$scr" halt --prefix "$pfs" --remove >/dev/null
+"$scr" halt --prefix "$pfs" --immediate >/dev/null
+run --steps 4 >"$out/halt" 2>&1
+check "halt: scr run does not launch" has "$out/halt" 'halt condition holds'
+(cd "$pfs" && "$scr" prerun) >"$out/prerun" 2>&1
+check "halt: scr prerun exits 3" test $? -eq 3
+finish

@@ -75,12 +75,23 @@ owned_by_user() { [ -z "$(find "$1" ! -user "$user" -print -quit)" ]; }
 # ---- (e) the option exists; a job without it is untouched
 sbatch --help >"$base/help.txt" 2>&1
 check "sbatch --help lists --scr" has "$base/help.txt" '--scr=\[on\|off\]'
+srun --help >"$base/help.txt" 2>&1
+check "srun --help lists --scr" has "$base/help.txt" '--scr=\[on\|off\]'
+salloc --help >"$base/help.txt" 2>&1
+check "salloc --help lists --scr" has "$base/help.txt" '--scr=\[on\|off\]'
+asuser sbatch --scr=maybe --wrap true >"$base/bad.txt" 2>&1
+check "--scr=maybe is refused, naming the value" has "$base/bad.txt" "--scr: 'maybe' is not on or off"
 script plain.sh 'env | grep -c "^SCR_ENABLE=" || true'
 j=$(submit -N1 -w node1 -o plain.out plain.sh)
 wait_job "$j"
 check "(e) a job without --scr=on has no SCR_ENABLE" has "$work/plain.out" '^0$'
 check "(e) and its node has no SCR directory" test ! -e "$shm/node1/$user/scr.$j"
 check "(e) and nothing was scavenged" test ! -e "$work/.scr/log"
+script env.sh 'srun -N1 -n1 printenv SCR_ENABLE SCR_CACHE_BASE SCR_PREFIX'
+j=$(submit --scr=on -N1 -w node1 -o env.out env.sh)
+wait_job "$j"
+check "(e) with --scr=on a step sees SCR_ENABLE, the cache base and the prefix" \
+	test "$(tr '\n' ' ' <"$work/env.out")" = "1 /dev/shm $work "
 
 # ---- (c) unusable cache: the prolog fails, the node is drained with a reason
 "$simnode" exec "$cl/nodes" node5 mount -o remount,bind,ro /dev/shm

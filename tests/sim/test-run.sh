@@ -26,6 +26,7 @@ for i in $(seq 1 400); do grep -q 'checkpoint step.8 complete' "$out/run" && bre
 wait $pid
 rc=$?
 check "run: scr run succeeded in the end" test $rc -eq 0
+check "run: scr run and its tools are sanitizer-clean" hasnt "$out/run" 'Sanitizer|runtime error'
 check "run: the first run failed" has "$out/run" 'scr run: run 1 exited with status'
 check "run: the relaunch left node3 out and took the spare" has "$out/run" 'scr run: run 2 on node\[1-2,4-5\]'
 check "run: restarted from the rebuilt cache" has "$out/run" 'restart from cache: dataset [0-9]+ \(step\.[0-9]+\) ready, 2 ranks rebuilt'

@@ -49,6 +49,7 @@ scenario() {
 	done
 	epilog "${live[@]}"
 	check "$scheme: exactly one node indexed" test "$(grep -c 'event=INDEX' "$pfs/.scr/log")" -eq 1
+	check "$scheme: the epilogs are sanitizer-clean" hasnt "$out/epilogs" 'Sanitizer|runtime error' 
 }
 
 not() { ! "$@"; }

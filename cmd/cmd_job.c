@@ -58,7 +58,8 @@ int cmd_job_init(cmd_job_t *j, const char *cmdname)
     return 0;
 }
 
-static void cmd_job_mark_down(cmd_job_t *j, const char *host, const char *reason, int down)
+static void cmd_job_mark_down(cmd_job_t *j, const char *host, const char *reason,
+                              int down)
 {
     if (!down || hostlist_find(j->down, host) >= 0)
         return;

@@ -217,6 +217,20 @@ int cmd_status(int argc, char **argv)
         closedir(dp);
     printf("on the prefix:\n");
     index_list(j.o.prefix);
+    kvtree_t *flush = kvtree_new();
+    pfs_meta_path(j.o.prefix, "flush.scr", path, sizeof(path));
+    kvtree_read_with_lock(path, flush, NULL);
+    kvtree_t *ds = kvtree_get(flush, "DSET");
+    kvtree_sort_int(ds, 1);
+    printf("flush state:\n");
+    for (kvtree_elem_t *e = kvtree_first(ds); e; e = kvtree_elem_next(e)) {
+        kvtree_t *x = kvtree_elem_tree(e);
+        printf("  dataset %s:%s%s%s\n", kvtree_elem_key(e),
+               kvtree_getf(x, "LOCATION CACHE") ? " in cache" : "",
+               kvtree_getf(x, "LOCATION PFS") ? " on the prefix" : " not on the prefix",
+               kvtree_get(x, "FLUSHING") ? ", flushing now" : "");
+    }
+    kvtree_delete(&flush);
     cmd_job_free(&j);
     return 0;
 }

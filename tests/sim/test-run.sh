@@ -35,6 +35,9 @@ check "run: postrun scavenged and indexed the last checkpoint" has "$out/run" 's
 (cd "$pfs" && "$scr" down-nodes --reason) >"$out/down"
 check "down-nodes: node3 and why" has "$out/down" '^node3: failed the SCR health check$'
 
+(cd "$pfs" && "$scr" status) >"$out/status"
+check "status: the scavenged checkpoint is current on the prefix" has "$out/status" '^\* +[0-9]+ +complete +step\.30 '
+check "status: and the flush state says where it is" has "$out/status" 'in cache on the prefix'
 "$scr" halt --prefix "$pfs" --remove >/dev/null
 SCR_EXCLUDE_NODES=node5 SCR_MIN_NODES=4 run --steps 4 >"$out/min" 2>&1
 check "min nodes: a run with too few nodes is not launched" \

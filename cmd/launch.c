@@ -125,7 +125,39 @@ static void mpirun_per_node(const launcher_t *l, argv_t *out, const hostlist_t *
         argv_add(out, argv[i]);
 }
 
+static void flux_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
+                     const hostlist_t *exclude, int uargc, char **uargv)
+{
+    (void)l;
+    (void)live;
+    argv_add(out, "flux");
+    argv_add(out, "run");
+    if (hostlist_count(exclude) > 0) {
+        char *s = hostlist_compress(exclude);
+        argv_addf(out, "--requires=-host:%s", s);
+        free(s);
+    }
+    for (int i = 0; i < uargc; i++)
+        argv_add(out, uargv[i]);
+}
+
+static void flux_per_node(const launcher_t *l, argv_t *out, const hostlist_t *nodes,
+                          int argc, char **argv)
+{
+    (void)l;
+    char *s = hostlist_compress(nodes);
+    argv_add(out, "flux");
+    argv_add(out, "run");
+    argv_addf(out, "--nodes=%d", hostlist_count(nodes));
+    argv_add(out, "--tasks-per-node=1");
+    argv_addf(out, "--requires=host:%s", s);
+    free(s);
+    for (int i = 0; i < argc; i++)
+        argv_add(out, argv[i]);
+}
+
 static const launcher_t launchers[] = {
+    {"flux", flux_app, flux_per_node, 0},
     {"srun", srun_app, srun_per_node, 0},
     {"mpirun", mpirun_app, mpirun_per_node, 1},
 };
@@ -135,7 +167,7 @@ const launcher_t *launch_get(const char *name)
     if (!name)
         name = getenv("SCR_LAUNCHER");
     if (!name || !*name)
-        name = getenv("SLURM_JOB_ID") ? "srun" : "mpirun";
+        name = getenv("SLURM_JOB_ID") ? "srun" : getenv("FLUX_URI") ? "flux" : "mpirun";
     for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++)
         if (strcmp(launchers[i].name, name) == 0)
             return &launchers[i];

@@ -162,9 +162,13 @@ typedef struct {
 static int epilog_user(void *arg)
 {
     epilog_arg_t *a = arg;
-    const jobopts_t *o = a->o;
+    return lifecycle_epilog_as_user(a->o, a->live);
+}
+
+int lifecycle_epilog_as_user(const jobopts_t *o, const hostlist_t *live)
+{
     int indexed = 0;
-    int rc = lifecycle_scavenge(o, -1, a->live, &indexed);
+    int rc = lifecycle_scavenge(o, -1, live, &indexed);
     char dir[4200];
     scr_error_t err;
     if (rc < 0) {

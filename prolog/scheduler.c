@@ -54,6 +54,9 @@ const sched_t *sched_get(const char *name)
     if (name ? strcmp(name, "slurm") == 0 : getenv("SLURM_JOB_ID") != NULL)
         return &sched_slurm;
 #endif
+    if (name ? strcmp(name, "flux") == 0
+             : getenv("FLUX_JOB_ID") != NULL || getenv("FLUX_URI") != NULL)
+        return &sched_flux;
     if (!name || strcmp(name, "none") == 0)
         return &sched_none;
     return NULL;

@@ -28,10 +28,13 @@ typedef struct {
 } sched_t;
 
 /* by name ("slurm", "none"), or NULL: detected from the environment
- * (SLURM_JOB_ID -> slurm when built with Slurm, else none) */
+ * (SLURM_JOB_ID -> slurm when built with Slurm, FLUX_JOB_ID -> flux, else
+ * none) */
 const sched_t *sched_get(const char *name);
 
 extern const sched_t sched_none;
+/* Flux needs no library: the flux command (flux-plugin/sched_flux.c) */
+extern const sched_t sched_flux;
 #ifdef SCR_HAVE_SLURM
 extern const sched_t sched_slurm;
 #endif

@@ -44,41 +44,41 @@ int cmd_job_init(cmd_job_t *j, const char *cmdname)
                 getenv("SCR_LAUNCHER"));
         return -1;
     }
-    j->nodes = hostlist_new();
-    j->down = hostlist_new();
+    j->nodes = nodelist_new();
+    j->down = nodelist_new();
     j->reasons = kvtree_new();
     if (j->sched->job_nodes(j->o.jobid, j->nodes, &err) < 0)
-        hostlist_append(j->nodes, j->o.host);
+        nodelist_append(j->nodes, j->o.host);
     char dir[4200];
     jobopts_job_dir(&j->o, j->o.cntl_base, dir, sizeof(dir));
     snprintf(j->downfile, sizeof(j->downfile), "%s/downnodes.scr", dir);
     kvtree_read_file(j->downfile, j->reasons, NULL);
     for (kvtree_elem_t *e = kvtree_first(j->reasons); e; e = kvtree_elem_next(e))
-        hostlist_append(j->down, kvtree_elem_key(e));
+        nodelist_append(j->down, kvtree_elem_key(e));
     return 0;
 }
 
 static void cmd_job_mark_down(cmd_job_t *j, const char *host, const char *reason,
                               int down)
 {
-    if (!down || hostlist_find(j->down, host) >= 0)
+    if (!down || nodelist_find(j->down, host) >= 0)
         return;
-    hostlist_append(j->down, host);
+    nodelist_append(j->down, host);
     if (!kvtree_get(j->reasons, host))
         kvtree_util_set_str(j->reasons, host, reason);
 }
 
 void cmd_job_free(cmd_job_t *j)
 {
-    hostlist_delete(&j->nodes);
-    hostlist_delete(&j->down);
+    nodelist_delete(&j->nodes);
+    nodelist_delete(&j->down);
     kvtree_delete(&j->reasons);
     jobopts_free(&j->o);
 }
 
 /* run `scr node-check` on nodes; hosts that answered join ok */
-static void cmd_job_probe_some(cmd_job_t *j, const char *self, const hostlist_t *nodes,
-                               hostlist_t *ok)
+static void cmd_job_probe_some(cmd_job_t *j, const char *self, const nodelist_t *nodes,
+                               nodelist_t *ok)
 {
     char *args[] = {(char *)self, "node-check", NULL};
     argv_t cmd = {0};
@@ -91,61 +91,61 @@ static void cmd_job_probe_some(cmd_job_t *j, const char *self, const hostlist_t 
         if (next)
             *next++ = '\0';
         if (strncmp(line, "scr-node-ok ", 12) == 0)
-            hostlist_append(ok, line + 12);
+            nodelist_append(ok, line + 12);
     }
     free(out);
 }
 
 /* `scr node-check` on every candidate; the ones that do not answer are down */
-static void cmd_job_probe(cmd_job_t *j, const hostlist_t *cand)
+static void cmd_job_probe(cmd_job_t *j, const nodelist_t *cand)
 {
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n <= 0 || hostlist_count(cand) == 0)
+    if (n <= 0 || nodelist_count(cand) == 0)
         return;
     self[n] = '\0';
-    hostlist_t *ok = hostlist_new();
+    nodelist_t *ok = nodelist_new();
     if (!j->launcher->all_or_nothing)
         cmd_job_probe_some(j, self, cand, ok);
-    for (int i = 0; j->launcher->all_or_nothing && i < hostlist_count(cand); i++) {
-        hostlist_t *one = hostlist_new();
-        hostlist_append(one, hostlist_nth(cand, i));
+    for (int i = 0; j->launcher->all_or_nothing && i < nodelist_count(cand); i++) {
+        nodelist_t *one = nodelist_new();
+        nodelist_append(one, nodelist_nth(cand, i));
         cmd_job_probe_some(j, self, one, ok);
-        hostlist_delete(&one);
+        nodelist_delete(&one);
     }
-    if (hostlist_count(ok) == 0) {
+    if (nodelist_count(ok) == 0) {
         fprintf(stderr, "scr: the node health check answered from no node; "
                         "keeping the node list as it is\n");
     } else {
-        for (int i = 0; i < hostlist_count(cand); i++)
-            cmd_job_mark_down(j, hostlist_nth(cand, i), "failed the SCR health check",
-                              hostlist_find(ok, hostlist_nth(cand, i)) < 0);
+        for (int i = 0; i < nodelist_count(cand); i++)
+            cmd_job_mark_down(j, nodelist_nth(cand, i), "failed the SCR health check",
+                              nodelist_find(ok, nodelist_nth(cand, i)) < 0);
     }
-    hostlist_delete(&ok);
+    nodelist_delete(&ok);
 }
 
 void cmd_job_check_nodes(cmd_job_t *j)
 {
     scr_error_t err;
     const char *excl = getenv("SCR_EXCLUDE_NODES");
-    hostlist_t *ex = excl && *excl ? hostlist_from_str(excl, &err) : NULL;
+    nodelist_t *ex = excl && *excl ? nodelist_from_str(excl, &err) : NULL;
     if (excl && *excl && !ex)
         fprintf(stderr, "scr: SCR_EXCLUDE_NODES: %s\n", err.text);
-    for (int i = 0; ex && i < hostlist_count(ex); i++)
-        cmd_job_mark_down(j, hostlist_nth(ex, i), "SCR_EXCLUDE_NODES",
-                          hostlist_find(j->nodes, hostlist_nth(ex, i)) >= 0);
-    hostlist_delete(&ex);
-    hostlist_t *sd = hostlist_new();
+    for (int i = 0; ex && i < nodelist_count(ex); i++)
+        cmd_job_mark_down(j, nodelist_nth(ex, i), "SCR_EXCLUDE_NODES",
+                          nodelist_find(j->nodes, nodelist_nth(ex, i)) >= 0);
+    nodelist_delete(&ex);
+    nodelist_t *sd = nodelist_new();
     if (j->sched->down_nodes(j->nodes, sd, j->reasons, &err) < 0)
         fprintf(stderr, "scr: %s\n", err.text);
-    for (int i = 0; i < hostlist_count(sd); i++)
-        if (hostlist_find(j->down, hostlist_nth(sd, i)) < 0)
-            hostlist_append(j->down, hostlist_nth(sd, i));
-    hostlist_delete(&sd);
-    hostlist_t *cand = hostlist_minus(j->nodes, j->down);
+    for (int i = 0; i < nodelist_count(sd); i++)
+        if (nodelist_find(j->down, nodelist_nth(sd, i)) < 0)
+            nodelist_append(j->down, nodelist_nth(sd, i));
+    nodelist_delete(&sd);
+    nodelist_t *cand = nodelist_minus(j->nodes, j->down);
     if (!getenv("SCR_NO_HEALTH_CHECK"))
         cmd_job_probe(j, cand);
-    hostlist_delete(&cand);
+    nodelist_delete(&cand);
     char *dir = strdup(j->downfile);
     *strrchr(dir, '/') = '\0';
     if (io_mkdir_p(dir, 0700, NULL) == 0 && kvtree_size(j->reasons) > 0)
@@ -160,15 +160,15 @@ int cmd_job_postrun(cmd_job_t *j)
     if (n <= 0)
         return -1;
     self[n] = '\0';
-    hostlist_t *live = hostlist_minus(j->nodes, j->down);
+    nodelist_t *live = nodelist_minus(j->nodes, j->down);
     char *args[] = {self, "scavenge", NULL};
     argv_t cmd = {0};
     j->launcher->per_node(j->launcher, &cmd, live, 2, args);
-    printf("scr postrun: scavenging from %d nodes\n", hostlist_count(live));
+    printf("scr postrun: scavenging from %d nodes\n", nodelist_count(live));
     fflush(stdout);
     launch_run(cmd.argv, NULL);
     argv_free(&cmd);
-    hostlist_delete(&live);
+    nodelist_delete(&live);
     int id = scavenge_job_newest(j->o.prefix, j->o.jobid), rc = 0;
     if (id < 0) {
         printf("scr postrun: the newest checkpoint is already on %s\n", j->o.prefix);

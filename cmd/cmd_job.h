@@ -7,7 +7,7 @@
 #ifndef SCR_CMD_JOB_H
 #define SCR_CMD_JOB_H
 
-#include "hostlist.h"
+#include "nodelist.h"
 #include "jobopts.h"
 #include "kvtree.h"
 #include "launch.h"
@@ -17,7 +17,7 @@ typedef struct {
     jobopts_t o;
     const sched_t *sched;
     const launcher_t *launcher;
-    hostlist_t *nodes, *down;
+    nodelist_t *nodes, *down;
     kvtree_t *reasons;
     char downfile[4400];
 } cmd_job_t;

@@ -164,12 +164,12 @@ int cmd_down_nodes(int argc, char **argv)
         return 1;
     cmd_job_check_nodes(&j);
     if (reason) {
-        for (int i = 0; i < hostlist_count(j.down); i++) {
-            const char *r = kvtree_get_val(j.reasons, hostlist_nth(j.down, i));
-            printf("%s: %s\n", hostlist_nth(j.down, i), r ? r : "down");
+        for (int i = 0; i < nodelist_count(j.down); i++) {
+            const char *r = kvtree_get_val(j.reasons, nodelist_nth(j.down, i));
+            printf("%s: %s\n", nodelist_nth(j.down, i), r ? r : "down");
         }
-    } else if (hostlist_count(j.down) > 0) {
-        char *s = hostlist_compress(j.down);
+    } else if (nodelist_count(j.down) > 0) {
+        char *s = nodelist_compress(j.down);
         printf("%s\n", s);
         free(s);
     }

@@ -51,13 +51,13 @@ int cmd_prerun(int argc, char **argv)
 }
 
 /* nodes the next run may use; 0 if enough remain */
-static int run_plan(cmd_job_t *j, int needed, hostlist_t **live)
+static int run_plan(cmd_job_t *j, int needed, nodelist_t **live)
 {
     cmd_job_check_nodes(j);
-    *live = hostlist_minus(j->nodes, j->down);
-    int have = hostlist_count(*live);
+    *live = nodelist_minus(j->nodes, j->down);
+    int have = nodelist_count(*live);
     if (needed > 0 && have < needed) {
-        char *down = hostlist_compress(j->down);
+        char *down = nodelist_compress(j->down);
         fprintf(stderr,
                 "scr run: %d healthy nodes left (down: %s), %d needed; not relaunching\n",
                 have, down, needed);
@@ -96,7 +96,7 @@ int cmd_run(int argc, char **argv)
     int runs = runs_env && *runs_env ? atoi(runs_env) : 1, rc = 1, attempt;
     char reason[256];
     for (attempt = 1; runs < 0 || attempt <= runs; attempt++) {
-        hostlist_t *live = NULL;
+        nodelist_t *live = NULL;
         if (run_halted(&j, reason, sizeof(reason))) {
             printf("scr run: halt condition holds (%s); not launching\n", reason);
             break;
@@ -104,18 +104,18 @@ int cmd_run(int argc, char **argv)
         const char *min = getenv("SCR_MIN_NODES");
         int needed = attempt > 1 ? run_needed(&j) : min && *min ? atoi(min) : 0;
         if (run_plan(&j, needed, &live) < 0) {
-            hostlist_delete(&live);
+            nodelist_delete(&live);
             break;
         }
         argv_t cmd = {0};
         j.launcher->app(j.launcher, &cmd, live, j.down, argc - first, argv + first);
-        char *hosts = hostlist_compress(live);
+        char *hosts = nodelist_compress(live);
         printf("scr run: run %d on %s\n", attempt, hosts);
         fflush(stdout);
         free(hosts);
         rc = launch_run(cmd.argv, NULL);
         argv_free(&cmd);
-        hostlist_delete(&live);
+        nodelist_delete(&live);
         if (rc == 0) {
             printf("scr run: run %d succeeded\n", attempt);
             break;

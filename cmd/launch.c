@@ -40,17 +40,17 @@ void argv_free(argv_t *a)
     memset(a, 0, sizeof(*a));
 }
 
-static void add_list(argv_t *out, const char *opt, const hostlist_t *hl)
+static void add_list(argv_t *out, const char *opt, const nodelist_t *hl)
 {
-    if (hostlist_count(hl) == 0)
+    if (nodelist_count(hl) == 0)
         return;
-    char *s = hostlist_compress(hl);
+    char *s = nodelist_compress(hl);
     argv_addf(out, "%s=%s", opt, s);
     free(s);
 }
 
-static void srun_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
-                     const hostlist_t *exclude, int uargc, char **uargv)
+static void srun_app(const launcher_t *l, argv_t *out, const nodelist_t *live,
+                     const nodelist_t *exclude, int uargc, char **uargv)
 {
     (void)l;
     (void)live;
@@ -60,13 +60,13 @@ static void srun_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
         argv_add(out, uargv[i]);
 }
 
-static void srun_per_node(const launcher_t *l, argv_t *out, const hostlist_t *nodes,
+static void srun_per_node(const launcher_t *l, argv_t *out, const nodelist_t *nodes,
                           int argc, char **argv)
 {
     (void)l;
     argv_add(out, "srun");
-    argv_addf(out, "--nodes=%d", hostlist_count(nodes));
-    argv_addf(out, "--ntasks=%d", hostlist_count(nodes));
+    argv_addf(out, "--nodes=%d", nodelist_count(nodes));
+    argv_addf(out, "--ntasks=%d", nodelist_count(nodes));
     argv_add(out, "--ntasks-per-node=1");
     argv_add(out, "--kill-on-bad-exit=0");
     argv_add(out, "--mpi=none");
@@ -85,22 +85,22 @@ static void mpirun_base(argv_t *out)
     free(copy);
 }
 
-static void mpirun_hosts(argv_t *out, const hostlist_t *hl, const char *slots)
+static void mpirun_hosts(argv_t *out, const nodelist_t *hl, const char *slots)
 {
     size_t len = 1;
-    for (int i = 0; i < hostlist_count(hl); i++)
-        len += strlen(hostlist_nth(hl, i)) + 16;
+    for (int i = 0; i < nodelist_count(hl); i++)
+        len += strlen(nodelist_nth(hl, i)) + 16;
     char *s = calloc(1, len);
-    for (int i = 0; i < hostlist_count(hl); i++)
-        sprintf(s + strlen(s), "%s%s%s%s", i ? "," : "", hostlist_nth(hl, i),
+    for (int i = 0; i < nodelist_count(hl); i++)
+        sprintf(s + strlen(s), "%s%s%s%s", i ? "," : "", nodelist_nth(hl, i),
                 slots ? ":" : "", slots ? slots : "");
     argv_add(out, "--host");
     argv_add(out, s);
     free(s);
 }
 
-static void mpirun_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
-                       const hostlist_t *exclude, int uargc, char **uargv)
+static void mpirun_app(const launcher_t *l, argv_t *out, const nodelist_t *live,
+                       const nodelist_t *exclude, int uargc, char **uargv)
 {
     (void)l;
     (void)exclude;
@@ -111,29 +111,29 @@ static void mpirun_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
         argv_add(out, uargv[i]);
 }
 
-static void mpirun_per_node(const launcher_t *l, argv_t *out, const hostlist_t *nodes,
+static void mpirun_per_node(const launcher_t *l, argv_t *out, const nodelist_t *nodes,
                             int argc, char **argv)
 {
     (void)l;
     mpirun_base(out);
     mpirun_hosts(out, nodes, NULL);
     argv_addf(out, "-np");
-    argv_addf(out, "%d", hostlist_count(nodes));
+    argv_addf(out, "%d", nodelist_count(nodes));
     argv_add(out, "--map-by");
     argv_add(out, "node");
     for (int i = 0; i < argc; i++)
         argv_add(out, argv[i]);
 }
 
-static void flux_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
-                     const hostlist_t *exclude, int uargc, char **uargv)
+static void flux_app(const launcher_t *l, argv_t *out, const nodelist_t *live,
+                     const nodelist_t *exclude, int uargc, char **uargv)
 {
     (void)l;
     (void)live;
     argv_add(out, "flux");
     argv_add(out, "run");
-    if (hostlist_count(exclude) > 0) {
-        char *s = hostlist_compress(exclude);
+    if (nodelist_count(exclude) > 0) {
+        char *s = nodelist_compress(exclude);
         argv_addf(out, "--requires=-host:%s", s);
         free(s);
     }
@@ -141,14 +141,14 @@ static void flux_app(const launcher_t *l, argv_t *out, const hostlist_t *live,
         argv_add(out, uargv[i]);
 }
 
-static void flux_per_node(const launcher_t *l, argv_t *out, const hostlist_t *nodes,
+static void flux_per_node(const launcher_t *l, argv_t *out, const nodelist_t *nodes,
                           int argc, char **argv)
 {
     (void)l;
-    char *s = hostlist_compress(nodes);
+    char *s = nodelist_compress(nodes);
     argv_add(out, "flux");
     argv_add(out, "run");
-    argv_addf(out, "--nodes=%d", hostlist_count(nodes));
+    argv_addf(out, "--nodes=%d", nodelist_count(nodes));
     argv_add(out, "--tasks-per-node=1");
     argv_addf(out, "--requires=host:%s", s);
     free(s);

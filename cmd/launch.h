@@ -7,7 +7,7 @@
 #ifndef SCR_LAUNCH_H
 #define SCR_LAUNCH_H
 
-#include "hostlist.h"
+#include "nodelist.h"
 
 typedef struct {
     char **argv;
@@ -23,10 +23,10 @@ struct launcher {
     const char *name;
     /* the application on live nodes (all of the job's nodes minus exclude),
      * with the user's launcher options and the application argv */
-    void (*app)(const launcher_t *l, argv_t *out, const hostlist_t *live,
-                const hostlist_t *exclude, int uargc, char **uargv);
+    void (*app)(const launcher_t *l, argv_t *out, const nodelist_t *live,
+                const nodelist_t *exclude, int uargc, char **uargv);
     /* argv once on each of nodes */
-    void (*per_node)(const launcher_t *l, argv_t *out, const hostlist_t *nodes, int argc,
+    void (*per_node)(const launcher_t *l, argv_t *out, const nodelist_t *nodes, int argc,
                      char **argv);
     /* 1 if one unreachable node fails the whole launch (mpirun): health
      * checks then go node by node */

@@ -57,7 +57,7 @@ static int flux_cmd(char *const argv[], char *out, size_t len)
 
 /* a job of this instance: its nodes; else (`scr run` inside a batch job,
  * whose FLUX_JOB_ID names it in the parent instance) the instance's own */
-static int flux_job_nodes(const char *jobid, hostlist_t *nodes, scr_error_t *err)
+static int flux_job_nodes(const char *jobid, nodelist_t *nodes, scr_error_t *err)
 {
     char out[8192];
     char *job[] = {"flux", "jobs", "-no", "{nodelist}", (char *)jobid, NULL};
@@ -65,34 +65,34 @@ static int flux_job_nodes(const char *jobid, hostlist_t *nodes, scr_error_t *err
     if ((flux_cmd(job, out, sizeof(out)) != 0 || !out[0] || !strcmp(out, "-")) &&
         (flux_cmd(all, out, sizeof(out)) != 0 || !out[0]))
         return errprintf(err, "flux: no node list for job %s", jobid);
-    return hostlist_expand(nodes, out, err);
+    return nodelist_expand(nodes, out, err);
 }
 
 /* nodes of a resource state ("down" covers drained and offline ones) */
-static int flux_state_nodes(const char *state, hostlist_t *out, scr_error_t *err)
+static int flux_state_nodes(const char *state, nodelist_t *out, scr_error_t *err)
 {
     char buf[8192];
-    char *argv[] = {"flux", "resource", "list", "-s", (char *)state, "-no", "{nodelist}",
-                    NULL};
+    char *argv[] = {"flux",        "resource", "list",       "-s",
+                    (char *)state, "-no",      "{nodelist}", NULL};
     if (flux_cmd(argv, buf, sizeof(buf)) != 0)
         return errprintf(err, "flux resource list -s %s failed", state);
-    return buf[0] && strcmp(buf, "-") ? hostlist_expand(out, buf, err) : 0;
+    return buf[0] && strcmp(buf, "-") ? nodelist_expand(out, buf, err) : 0;
 }
 
-static int flux_down_nodes(const hostlist_t *nodes, hostlist_t *down, kvtree_t *reasons,
+static int flux_down_nodes(const nodelist_t *nodes, nodelist_t *down, kvtree_t *reasons,
                            scr_error_t *err)
 {
-    hostlist_t *all = hostlist_new();
+    nodelist_t *all = nodelist_new();
     int rc = flux_state_nodes("down", all, err);
-    for (int i = 0; rc == 0 && i < hostlist_count(all); i++) {
-        const char *h = hostlist_nth(all, i);
-        if (hostlist_find(nodes, h) < 0 || hostlist_find(down, h) >= 0)
+    for (int i = 0; rc == 0 && i < nodelist_count(all); i++) {
+        const char *h = nodelist_nth(all, i);
+        if (nodelist_find(nodes, h) < 0 || nodelist_find(down, h) >= 0)
             continue;
-        hostlist_append(down, h);
+        nodelist_append(down, h);
         if (reasons)
             kvtree_util_set_str(reasons, h, "down or drained in Flux");
     }
-    hostlist_delete(&all);
+    nodelist_delete(&all);
     return rc;
 }
 

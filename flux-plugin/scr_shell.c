@@ -29,7 +29,7 @@
 
 typedef struct {
     jobopts_t o;
-    hostlist_t *lost;
+    nodelist_t *lost;
     int active;
 } scr_shell_t;
 
@@ -58,7 +58,7 @@ static void scr_shell_free(void *arg)
 {
     scr_shell_t *s = arg;
     jobopts_free(&s->o);
-    hostlist_delete(&s->lost);
+    nodelist_delete(&s->lost);
     free(s);
 }
 
@@ -105,7 +105,8 @@ static int scr_shell_jobopts(flux_plugin_t *p, flux_shell_t *shell, scr_shell_t 
 static int scr_shell_no_drain(const char *host, const char *reason, scr_error_t *err)
 {
     (void)reason;
-    return errprintf(err, "a job shell cannot drain %s (the perilog scr-prolog can)", host);
+    return errprintf(err, "a job shell cannot drain %s (the perilog scr-prolog can)",
+                     host);
 }
 
 static int scr_shell_init(flux_plugin_t *p, const char *topic, flux_plugin_arg_t *args,
@@ -127,7 +128,7 @@ static int scr_shell_init(flux_plugin_t *p, const char *topic, flux_plugin_arg_t
         free(s);
         return shell_log_errno("out of memory");
     }
-    s->lost = hostlist_new();
+    s->lost = nodelist_new();
     sched_t sched = sched_none;
     sched.drain = scr_shell_no_drain;
     if (scr_shell_jobopts(p, shell, s) < 0 || lifecycle_prolog(&s->o, &sched) < 0) {
@@ -144,16 +145,16 @@ static int scr_shell_init(flux_plugin_t *p, const char *topic, flux_plugin_arg_t
 }
 
 /* names of every shell of the job that was not lost */
-static hostlist_t *scr_shell_live(flux_shell_t *shell, const scr_shell_t *s)
+static nodelist_t *scr_shell_live(flux_shell_t *shell, const scr_shell_t *s)
 {
     int size = 0;
-    hostlist_t *live = hostlist_new();
+    nodelist_t *live = nodelist_new();
     flux_shell_info_unpack(shell, "{s:i}", "size", &size);
     for (int r = 0; r < size; r++) {
         const char *name = NULL;
         if (flux_shell_rank_info_unpack(shell, r, "{s:s}", "name", &name) == 0 && name &&
-            hostlist_find(s->lost, name) < 0 && hostlist_find(live, name) < 0)
-            hostlist_append(live, name);
+            nodelist_find(s->lost, name) < 0 && nodelist_find(live, name) < 0)
+            nodelist_append(live, name);
     }
     return live;
 }
@@ -167,9 +168,9 @@ static int scr_shell_exit(flux_plugin_t *p, const char *topic, flux_plugin_arg_t
     scr_shell_t *s = flux_plugin_aux_get(p, "scr");
     if (!s || !s->active)
         return 0;
-    hostlist_t *live = scr_shell_live(flux_plugin_get_shell(p), s);
+    nodelist_t *live = scr_shell_live(flux_plugin_get_shell(p), s);
     lifecycle_epilog_as_user(&s->o, live);
-    hostlist_delete(&live);
+    nodelist_delete(&live);
     return 0;
 }
 
@@ -183,13 +184,14 @@ static int scr_shell_lost(flux_plugin_t *p, const char *topic, flux_plugin_arg_t
     const char *name = NULL;
     if (!s || !s->active)
         return 0;
-    if (flux_plugin_arg_unpack(args, FLUX_PLUGIN_ARG_IN, "{s:i}", "shell_rank", &rank) < 0)
+    if (flux_plugin_arg_unpack(args, FLUX_PLUGIN_ARG_IN, "{s:i}", "shell_rank", &rank) <
+        0)
         return shell_log_errno("shell.lost: no shell_rank");
     flux_shell_rank_info_unpack(flux_plugin_get_shell(p), rank, "{s:s}", "name", &name);
     if (name)
-        hostlist_append(s->lost, name);
-    shell_warn("shell rank %d (%s) lost: its checkpoint files are left to the rebuild", rank,
-               name ? name : "?");
+        nodelist_append(s->lost, name);
+    shell_warn("shell rank %d (%s) lost: its checkpoint files are left to the rebuild",
+               rank, name ? name : "?");
     return 0;
 }
 

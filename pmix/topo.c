@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "scr_build.h"
-#include "hostlist.h"
+#include "nodelist.h"
 #include "topo.h"
 
 #if SCR_HAVE_PMIX

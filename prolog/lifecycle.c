@@ -113,7 +113,7 @@ int lifecycle_index(const jobopts_t *o, int id)
     return rc;
 }
 
-int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *indexed)
+int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *indexed)
 {
     scr_error_t err = {""};
     char cntldir[4200];
@@ -156,7 +156,7 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *
 
 typedef struct {
     const jobopts_t *o;
-    const hostlist_t *live;
+    const nodelist_t *live;
 } epilog_arg_t;
 
 static int epilog_user(void *arg)
@@ -165,7 +165,7 @@ static int epilog_user(void *arg)
     return lifecycle_epilog_as_user(a->o, a->live);
 }
 
-int lifecycle_epilog_as_user(const jobopts_t *o, const hostlist_t *live)
+int lifecycle_epilog_as_user(const jobopts_t *o, const nodelist_t *live)
 {
     int indexed = 0;
     int rc = lifecycle_scavenge(o, -1, live, &indexed);
@@ -188,29 +188,29 @@ int lifecycle_epilog_as_user(const jobopts_t *o, const hostlist_t *live)
 int lifecycle_epilog(const jobopts_t *o, const sched_t *sched)
 {
     scr_error_t err;
-    hostlist_t *nodes = hostlist_new(), *down = hostlist_new(), *live = NULL;
+    nodelist_t *nodes = nodelist_new(), *down = nodelist_new(), *live = NULL;
     if (sched->job_nodes(o->jobid, nodes, &err) < 0) {
         log_warn("epilog: %s; indexing is left to `scr index`", err.text);
     } else {
         if (sched->down_nodes(nodes, down, NULL, &err) < 0)
             log_warn("epilog: %s", err.text);
-        live = hostlist_minus(nodes, down);
+        live = nodelist_minus(nodes, down);
     }
     /* without the node list nobody is elected: an empty live set would
      * elect the first node while others still copy */
-    hostlist_t *never = NULL;
+    nodelist_t *never = NULL;
     if (!live) {
-        never = hostlist_new();
-        hostlist_append(never, "(unknown)");
+        never = nodelist_new();
+        nodelist_append(never, "(unknown)");
     }
     epilog_arg_t a = {o, live ? live : never};
     int rc = privs_run_as(o->user, o->uid, o->gid, epilog_user, &a, &err);
     if (rc < 0)
         log_err("epilog of job %s on %s: %s", o->jobid, o->host, err.text);
-    hostlist_delete(&nodes);
-    hostlist_delete(&down);
-    hostlist_delete(&live);
-    hostlist_delete(&never);
+    nodelist_delete(&nodes);
+    nodelist_delete(&down);
+    nodelist_delete(&live);
+    nodelist_delete(&never);
     return rc;
 }
 

@@ -25,11 +25,11 @@ int lifecycle_epilog(const jobopts_t *o, const sched_t *sched);
 /* the epilog's user part (also `scr scavenge`): scavenge id (or pick one if
  * id < 0) and mark; with live, index when elected.  *indexed: 1 indexed,
  * -1 indexing failed, 0 not this node's job. */
-int lifecycle_scavenge(const jobopts_t *o, int id, const hostlist_t *live, int *indexed);
+int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *indexed);
 /* the epilog's work once running as the job's user (the Flux shell plugin
  * calls it directly: job shells already are the user): scavenge, index
  * when elected among live, remove the job's directories */
-int lifecycle_epilog_as_user(const jobopts_t *o, const hostlist_t *live);
+int lifecycle_epilog_as_user(const jobopts_t *o, const nodelist_t *live);
 /* index dataset id of the prefix (scan, rebuild, summary, index) */
 int lifecycle_index(const jobopts_t *o, int id);
 

@@ -275,14 +275,14 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err)
 typedef struct {
     const char *host, *phase;
     int id;
-    const hostlist_t *live;
+    const nodelist_t *live;
     int elected, index_id;
 } mark_arg_t;
 
-static int scavenge_all_in(const kvtree_t *t, const char *phase, const hostlist_t *live)
+static int scavenge_all_in(const kvtree_t *t, const char *phase, const nodelist_t *live)
 {
-    for (int i = 0; live && i < hostlist_count(live); i++)
-        if (!kvtree_getf(t, "%s %s", phase, hostlist_nth(live, i)))
+    for (int i = 0; live && i < nodelist_count(live); i++)
+        if (!kvtree_getf(t, "%s %s", phase, nodelist_nth(live, i)))
             return 0;
     return 1;
 }
@@ -324,7 +324,7 @@ static void scavenge_job_file(const char *prefix, const char *jobid, char *buf,
 }
 
 int scavenge_mark(const char *prefix, const char *jobid, const char *host,
-                  const char *phase, int id, const hostlist_t *live, int *index_id,
+                  const char *phase, int id, const nodelist_t *live, int *index_id,
                   scr_error_t *err)
 {
     char path[4400];
@@ -337,7 +337,7 @@ int scavenge_mark(const char *prefix, const char *jobid, const char *host,
 }
 
 int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
-                  const hostlist_t *live, double timeout)
+                  const nodelist_t *live, double timeout)
 {
     char path[4400];
     scavenge_job_file(prefix, jobid, path, sizeof(path));

@@ -20,7 +20,7 @@
 #define SCR_SCAVENGE_H
 
 #include "error.h"
-#include "hostlist.h"
+#include "nodelist.h"
 
 typedef struct {
     const char *prefix;  /* absolute prefix directory */
@@ -48,13 +48,13 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err);
  * nothing).  With live, the one caller whose FINISHED mark completes live gets *index_id
  * = the newest dataset any node copied (else -1). */
 int scavenge_mark(const char *prefix, const char *jobid, const char *host,
-                  const char *phase, int id, const hostlist_t *live, int *index_id,
+                  const char *phase, int id, const nodelist_t *live, int *index_id,
                   scr_error_t *err);
 /* the newest dataset any node of the job copied (COPIED marks), or -1 */
 int scavenge_job_newest(const char *prefix, const char *jobid);
 /* Wait until every host of live has reached phase (at most timeout seconds).
  * Returns 0 when they have, 1 on timeout. */
 int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
-                  const hostlist_t *live, double timeout);
+                  const nodelist_t *live, double timeout);
 
 #endif

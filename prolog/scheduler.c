@@ -4,31 +4,31 @@
 
 #include "scheduler.h"
 
-static int none_job_nodes(const char *jobid, hostlist_t *nodes, scr_error_t *err)
+static int none_job_nodes(const char *jobid, nodelist_t *nodes, scr_error_t *err)
 {
     (void)jobid;
     const char *env = getenv("SCR_JOB_NODES");
     if (!env || !*env)
         return errprintf(err, "the job's nodes are unknown (set SCR_JOB_NODES)");
-    return hostlist_expand(nodes, env, err);
+    return nodelist_expand(nodes, env, err);
 }
 
-static int none_down_nodes(const hostlist_t *nodes, hostlist_t *down, kvtree_t *reasons,
+static int none_down_nodes(const nodelist_t *nodes, nodelist_t *down, kvtree_t *reasons,
                            scr_error_t *err)
 {
     const char *env = getenv("SCR_DOWN_NODES");
     if (!env || !*env)
         return 0;
-    hostlist_t *all = hostlist_from_str(env, err);
+    nodelist_t *all = nodelist_from_str(env, err);
     if (!all)
         return -1;
-    for (int i = 0; i < hostlist_count(all); i++)
-        if (hostlist_find(nodes, hostlist_nth(all, i)) >= 0) {
-            hostlist_append(down, hostlist_nth(all, i));
+    for (int i = 0; i < nodelist_count(all); i++)
+        if (nodelist_find(nodes, nodelist_nth(all, i)) >= 0) {
+            nodelist_append(down, nodelist_nth(all, i));
             if (reasons)
-                kvtree_util_set_str(reasons, hostlist_nth(all, i), "SCR_DOWN_NODES");
+                kvtree_util_set_str(reasons, nodelist_nth(all, i), "SCR_DOWN_NODES");
         }
-    hostlist_delete(&all);
+    nodelist_delete(&all);
     return 0;
 }
 

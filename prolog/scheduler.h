@@ -10,16 +10,16 @@
 #define SCR_SCHEDULER_H
 
 #include "error.h"
-#include "hostlist.h"
+#include "nodelist.h"
 #include "kvtree.h"
 
 typedef struct {
     const char *name;
     /* the nodes allocated to jobid */
-    int (*job_nodes)(const char *jobid, hostlist_t *nodes, scr_error_t *err);
+    int (*job_nodes)(const char *jobid, nodelist_t *nodes, scr_error_t *err);
     /* which of nodes the scheduler considers unusable (down, drained,
      * failing, not responding); reasons gains <host> -> reason */
-    int (*down_nodes)(const hostlist_t *nodes, hostlist_t *down, kvtree_t *reasons,
+    int (*down_nodes)(const nodelist_t *nodes, nodelist_t *down, kvtree_t *reasons,
                       scr_error_t *err);
     /* 0 only when jobid has certainly ended (its directories may go) */
     int (*job_alive)(const char *jobid, void *arg);

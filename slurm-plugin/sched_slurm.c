@@ -1,13 +1,10 @@
-/* sched_slurm.c - the scheduler interface (prolog/sched.h) over libslurm */
+/* sched_slurm.c - the scheduler interface (prolog/scheduler.h) over libslurm */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* slurm.h has a hostlist_t of its own */
-#define hostlist_t slurm_hostlist_type
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
-#undef hostlist_t
 
 #include "scheduler.h"
 
@@ -19,7 +16,7 @@ static void slurm_api_init(void)
     done = 1;
 }
 
-static int slurm_job_nodes(const char *jobid, hostlist_t *nodes, scr_error_t *err)
+static int slurm_job_nodes(const char *jobid, nodelist_t *nodes, scr_error_t *err)
 {
     job_info_msg_t *resp = NULL;
     slurm_api_init();
@@ -30,13 +27,13 @@ static int slurm_job_nodes(const char *jobid, hostlist_t *nodes, scr_error_t *er
         return errprintf(err, "job %s: %s", jobid, slurm_strerror(slurm_get_errno()));
     }
     const char *list = resp->job_array[0].nodes;
-    int rc = list ? hostlist_expand(nodes, list, err)
+    int rc = list ? nodelist_expand(nodes, list, err)
                   : errprintf(err, "job %s has no nodes", jobid);
     slurm_free_job_info_msg(resp);
     return rc;
 }
 
-static int slurm_down_nodes(const hostlist_t *nodes, hostlist_t *down, kvtree_t *reasons,
+static int slurm_down_nodes(const nodelist_t *nodes, nodelist_t *down, kvtree_t *reasons,
                             scr_error_t *err)
 {
     node_info_msg_t *resp = NULL;
@@ -45,7 +42,7 @@ static int slurm_down_nodes(const hostlist_t *nodes, hostlist_t *down, kvtree_t 
         return errprintf(err, "node states: %s", slurm_strerror(slurm_get_errno()));
     for (uint32_t i = 0; i < resp->record_count; i++) {
         node_info_t *n = &resp->node_array[i];
-        if (!n->name || hostlist_find(nodes, n->name) < 0)
+        if (!n->name || nodelist_find(nodes, n->name) < 0)
             continue;
         uint32_t base = n->node_state & NODE_STATE_BASE;
         int bad = base == NODE_STATE_DOWN || base == NODE_STATE_UNKNOWN ||
@@ -53,7 +50,7 @@ static int slurm_down_nodes(const hostlist_t *nodes, hostlist_t *down, kvtree_t 
                    (NODE_STATE_DRAIN | NODE_STATE_FAIL | NODE_STATE_NO_RESPOND));
         if (!bad)
             continue;
-        hostlist_append(down, n->name);
+        nodelist_append(down, n->name);
         if (reasons)
             kvtree_util_set_str(reasons, n->name,
                                 n->reason ? n->reason

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "desc.h"
-#include "hostlist.h"
+#include "nodelist.h"
 #include "log.h"
 #include "path.h"
 #include "sets.h"

@@ -1,25 +1,25 @@
-/* test_hostlist.c - expand, compress, minus, intersect */
+/* test_nodelist.c - expand, compress, minus, intersect */
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostlist.h"
+#include "nodelist.h"
 #include "tap.h"
 
 static int expands_to(const char *in, const char *want_joined)
 {
     scr_error_t err;
-    hostlist_t *hl = hostlist_from_str(in, &err);
+    nodelist_t *hl = nodelist_from_str(in, &err);
     if (!hl) {
         diag("%s", err.text);
         return 0;
     }
     char got[4096] = "";
-    for (int i = 0; i < hostlist_count(hl); i++) {
+    for (int i = 0; i < nodelist_count(hl); i++) {
         if (i)
             strcat(got, " ");
-        strcat(got, hostlist_nth(hl, i));
+        strcat(got, nodelist_nth(hl, i));
     }
-    hostlist_delete(&hl);
+    nodelist_delete(&hl);
     if (strcmp(got, want_joined) != 0)
         diag("'%s' expanded to '%s'", in, got);
     return strcmp(got, want_joined) == 0;
@@ -28,23 +28,23 @@ static int expands_to(const char *in, const char *want_joined)
 static int rejects(const char *in)
 {
     scr_error_t err;
-    hostlist_t *hl = hostlist_from_str(in, &err);
+    nodelist_t *hl = nodelist_from_str(in, &err);
     int r = hl == NULL && strstr(err.text, in) != NULL;
     if (hl)
         diag("'%s' was accepted", in);
-    hostlist_delete(&hl);
+    nodelist_delete(&hl);
     return r;
 }
 
 static int compresses_to(const char *in, const char *want)
 {
-    hostlist_t *hl = hostlist_from_str(in, NULL);
-    char *s = hostlist_compress(hl);
+    nodelist_t *hl = nodelist_from_str(in, NULL);
+    char *s = nodelist_compress(hl);
     int r = s && strcmp(s, want) == 0;
     if (!r)
         diag("'%s' compressed to '%s', want '%s'", in, s ? s : "(null)", want);
     free(s);
-    hostlist_delete(&hl);
+    nodelist_delete(&hl);
     return r;
 }
 
@@ -77,19 +77,19 @@ int main(void)
                      "a-very-long-host-name-prefix-of-the-cluster-x[1-3]"),
        "long prefixes keep every host");
 
-    hostlist_t *a = hostlist_from_str("n[1-6]", NULL);
-    hostlist_t *b = hostlist_from_str("n[2,4],x1", NULL);
-    hostlist_t *m = hostlist_minus(a, b), *i = hostlist_intersect(a, b);
-    char *ms = hostlist_compress(m), *is = hostlist_compress(i);
+    nodelist_t *a = nodelist_from_str("n[1-6]", NULL);
+    nodelist_t *b = nodelist_from_str("n[2,4],x1", NULL);
+    nodelist_t *m = nodelist_minus(a, b), *i = nodelist_intersect(a, b);
+    char *ms = nodelist_compress(m), *is = nodelist_compress(i);
     ok(ms && strcmp(ms, "n[1,3,5-6]") == 0, "minus: %s", ms);
     ok(is && strcmp(is, "n[2,4]") == 0, "intersect: %s", is);
-    ok(hostlist_find(a, "n5") == 4 && hostlist_find(a, "n9") == -1, "find");
+    ok(nodelist_find(a, "n5") == 4 && nodelist_find(a, "n9") == -1, "find");
     free(ms);
     free(is);
-    hostlist_delete(&a);
-    hostlist_delete(&b);
-    hostlist_delete(&m);
-    hostlist_delete(&i);
+    nodelist_delete(&a);
+    nodelist_delete(&b);
+    nodelist_delete(&m);
+    nodelist_delete(&i);
 
     /* names_index: equal names share an index, counted by first appearance */
     char names[6][8] = {"n2", "n1", "n2", "n3", "n1", "n2"};

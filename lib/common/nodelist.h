@@ -1,4 +1,4 @@
-/* hostlist.h - Slurm-style host lists: "n[1-4,7],login2" <-> host names.
+/* nodelist.h - Slurm-style host lists: "n[1-4,7],login2" <-> host names.
  *
  * Schedulers hand out node sets in this compressed form (SLURM_NODELIST,
  * scontrol, flux hostlists), and SCR's nodes file and down-node list speak it
@@ -11,27 +11,27 @@
 #include "error.h"
 
 /* expansions larger than this are rejected as malformed input */
-#define HOSTLIST_MAX_HOSTS (1 << 20)
+#define NODELIST_MAX_HOSTS (1 << 20)
 
-typedef struct hostlist hostlist_t;
+typedef struct nodelist nodelist_t;
 
-hostlist_t *hostlist_new(void);
-void hostlist_delete(hostlist_t **hl);
+nodelist_t *nodelist_new(void);
+void nodelist_delete(nodelist_t **hl);
 /* Parse str and append its hosts; -1 with a message for bad syntax. */
-int hostlist_expand(hostlist_t *hl, const char *str, scr_error_t *err);
-hostlist_t *hostlist_from_str(const char *str, scr_error_t *err);
-int hostlist_append(hostlist_t *hl, const char *host);
-int hostlist_count(const hostlist_t *hl);
-const char *hostlist_nth(const hostlist_t *hl, int i);
+int nodelist_expand(nodelist_t *hl, const char *str, scr_error_t *err);
+nodelist_t *nodelist_from_str(const char *str, scr_error_t *err);
+int nodelist_append(nodelist_t *hl, const char *host);
+int nodelist_count(const nodelist_t *hl);
+const char *nodelist_nth(const nodelist_t *hl, int i);
 /* index of host, or -1 */
-int hostlist_find(const hostlist_t *hl, const char *host);
+int nodelist_find(const nodelist_t *hl, const char *host);
 /* sort by name prefix then number, and drop duplicates */
-void hostlist_uniq(hostlist_t *hl);
+void nodelist_uniq(nodelist_t *hl);
 /* compressed form, hosts sorted and unique: "n[1-4,7]" (malloc'd) */
-char *hostlist_compress(const hostlist_t *hl);
+char *nodelist_compress(const nodelist_t *hl);
 /* new lists: hosts of a not in b; hosts in both */
-hostlist_t *hostlist_minus(const hostlist_t *a, const hostlist_t *b);
-hostlist_t *hostlist_intersect(const hostlist_t *a, const hostlist_t *b);
+nodelist_t *nodelist_minus(const nodelist_t *a, const nodelist_t *b);
+nodelist_t *nodelist_intersect(const nodelist_t *a, const nodelist_t *b);
 
 /* n names of width bytes each (NUL-terminated within width): idx[i] is the
  * number of distinct names among names[0..first appearance of names[i]], i.e.

@@ -1,24 +1,24 @@
-/* hostlist.c - expand and compress Slurm-style host lists */
+/* nodelist.c - expand and compress Slurm-style host lists */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostlist.h"
+#include "nodelist.h"
 
-struct hostlist {
+struct nodelist {
     int n;
     int cap;
     char **hosts;
 };
 
-hostlist_t *hostlist_new(void)
+nodelist_t *nodelist_new(void)
 {
-    return calloc(1, sizeof(hostlist_t));
+    return calloc(1, sizeof(nodelist_t));
 }
 
-void hostlist_delete(hostlist_t **hl)
+void nodelist_delete(nodelist_t **hl)
 {
     if (hl && *hl) {
         for (int i = 0; i < (*hl)->n; i++)
@@ -29,9 +29,9 @@ void hostlist_delete(hostlist_t **hl)
     }
 }
 
-int hostlist_append(hostlist_t *hl, const char *host)
+int nodelist_append(nodelist_t *hl, const char *host)
 {
-    if (hl->n >= HOSTLIST_MAX_HOSTS) {
+    if (hl->n >= NODELIST_MAX_HOSTS) {
         errno = E2BIG;
         return -1;
     }
@@ -49,17 +49,17 @@ int hostlist_append(hostlist_t *hl, const char *host)
     return 0;
 }
 
-int hostlist_count(const hostlist_t *hl)
+int nodelist_count(const nodelist_t *hl)
 {
     return hl ? hl->n : 0;
 }
 
-const char *hostlist_nth(const hostlist_t *hl, int i)
+const char *nodelist_nth(const nodelist_t *hl, int i)
 {
     return hl && i >= 0 && i < hl->n ? hl->hosts[i] : NULL;
 }
 
-int hostlist_find(const hostlist_t *hl, const char *host)
+int nodelist_find(const nodelist_t *hl, const char *host)
 {
     for (int i = 0; hl && i < hl->n; i++) {
         if (strcmp(hl->hosts[i], host) == 0)
@@ -69,10 +69,10 @@ int hostlist_find(const hostlist_t *hl, const char *host)
 }
 
 /* Expand "prefix[ranges]rest" recursively into hl. */
-static int expand_word(hostlist_t *hl, const char *done, const char *word,
+static int expand_word(nodelist_t *hl, const char *done, const char *word,
                        scr_error_t *err);
 
-static int expand_range(hostlist_t *hl, const char *done, const char *range, size_t rlen,
+static int expand_range(nodelist_t *hl, const char *done, const char *range, size_t rlen,
                         const char *rest, scr_error_t *err)
 {
     char buf[64];
@@ -96,7 +96,7 @@ static int expand_range(hostlist_t *hl, const char *done, const char *range, siz
     int width = buf[0] == '0' && strlen(buf) > 1 ? (int)strlen(buf) : 0;
     if (hi < lo)
         return errprintf(err, "bad range '%.*s': end before start", (int)rlen, range);
-    if (hi - lo >= HOSTLIST_MAX_HOSTS)
+    if (hi - lo >= NODELIST_MAX_HOSTS)
         return errprintf(err, "range '%.*s' is too large", (int)rlen, range);
     size_t dlen = strlen(done);
     for (long i = lo; i <= hi; i++) {
@@ -112,7 +112,7 @@ static int expand_range(hostlist_t *hl, const char *done, const char *range, siz
     return 0;
 }
 
-static int expand_word(hostlist_t *hl, const char *done, const char *word,
+static int expand_word(nodelist_t *hl, const char *done, const char *word,
                        scr_error_t *err)
 {
     const char *open = strchr(word, '[');
@@ -124,9 +124,9 @@ static int expand_word(hostlist_t *hl, const char *done, const char *word,
         if (!host)
             return errprintf(err, "out of memory");
         snprintf(host, len + 1, "%s%s", done, word);
-        int rc = hostlist_append(hl, host);
+        int rc = nodelist_append(hl, host);
         free(host);
-        return rc < 0 ? errprintf(err, "too many hosts (limit %d)", HOSTLIST_MAX_HOSTS)
+        return rc < 0 ? errprintf(err, "too many hosts (limit %d)", NODELIST_MAX_HOSTS)
                       : 0;
     }
     const char *close = strchr(open, ']');
@@ -153,7 +153,7 @@ static int expand_word(hostlist_t *hl, const char *done, const char *word,
     return rc;
 }
 
-int hostlist_expand(hostlist_t *hl, const char *str, scr_error_t *err)
+int nodelist_expand(nodelist_t *hl, const char *str, scr_error_t *err)
 {
     if (!hl || !str)
         return errprintf(err, "no host list");
@@ -189,11 +189,11 @@ int hostlist_expand(hostlist_t *hl, const char *str, scr_error_t *err)
     return rc;
 }
 
-hostlist_t *hostlist_from_str(const char *str, scr_error_t *err)
+nodelist_t *nodelist_from_str(const char *str, scr_error_t *err)
 {
-    hostlist_t *hl = hostlist_new();
-    if (hl && hostlist_expand(hl, str, err) < 0)
-        hostlist_delete(&hl);
+    nodelist_t *hl = nodelist_new();
+    if (hl && nodelist_expand(hl, str, err) < 0)
+        nodelist_delete(&hl);
     return hl;
 }
 
@@ -225,7 +225,7 @@ static int host_cmp(const void *a, const void *b)
     return (nx > ny) - (nx < ny);
 }
 
-void hostlist_uniq(hostlist_t *hl)
+void nodelist_uniq(nodelist_t *hl)
 {
     if (!hl || hl->n < 2)
         return;
@@ -314,16 +314,16 @@ static int same_group(const char *a, const char *b)
     return (za || zb) ? wa == wb : 1;
 }
 
-char *hostlist_compress(const hostlist_t *hl)
+char *nodelist_compress(const nodelist_t *hl)
 {
-    hostlist_t *h = hostlist_new();
+    nodelist_t *h = nodelist_new();
     char *s = NULL;
     size_t len = 0, cap = 0;
     for (int i = 0; h && hl && i < hl->n; i++) {
-        if (hostlist_append(h, hl->hosts[i]) < 0)
+        if (nodelist_append(h, hl->hosts[i]) < 0)
             goto out;
     }
-    hostlist_uniq(h);
+    nodelist_uniq(h);
     if (str_add(&s, &len, &cap, "") < 0)
         goto out;
     for (int i = 0; h && i < h->n;) {
@@ -339,31 +339,31 @@ char *hostlist_compress(const hostlist_t *hl)
         i = j;
     }
 out:
-    hostlist_delete(&h);
+    nodelist_delete(&h);
     return s;
 }
 
-static hostlist_t *hostlist_filter(const hostlist_t *a, const hostlist_t *b,
+static nodelist_t *nodelist_filter(const nodelist_t *a, const nodelist_t *b,
                                    int keep_in_b)
 {
-    hostlist_t *r = hostlist_new();
+    nodelist_t *r = nodelist_new();
     for (int i = 0; r && a && i < a->n; i++) {
-        int in_b = hostlist_find(b, a->hosts[i]) >= 0;
-        if (in_b == keep_in_b && hostlist_find(r, a->hosts[i]) < 0 &&
-            hostlist_append(r, a->hosts[i]) < 0)
-            hostlist_delete(&r);
+        int in_b = nodelist_find(b, a->hosts[i]) >= 0;
+        if (in_b == keep_in_b && nodelist_find(r, a->hosts[i]) < 0 &&
+            nodelist_append(r, a->hosts[i]) < 0)
+            nodelist_delete(&r);
     }
     return r;
 }
 
-hostlist_t *hostlist_minus(const hostlist_t *a, const hostlist_t *b)
+nodelist_t *nodelist_minus(const nodelist_t *a, const nodelist_t *b)
 {
-    return hostlist_filter(a, b, 0);
+    return nodelist_filter(a, b, 0);
 }
 
-hostlist_t *hostlist_intersect(const hostlist_t *a, const hostlist_t *b)
+nodelist_t *nodelist_intersect(const nodelist_t *a, const nodelist_t *b)
 {
-    return hostlist_filter(a, b, 1);
+    return nodelist_filter(a, b, 1);
 }
 
 typedef struct {

@@ -75,6 +75,10 @@ static int scr_shell_jobopts(flux_plugin_t *p, flux_shell_t *shell, scr_shell_t 
                                "attributes", "system", "cwd", &cwd) < 0 ||
         flux_job_id_encode(id, "f58", job, sizeof(job)) < 0)
         return shell_log_errno("cannot read the job id");
+    /* a job inside an SCR allocation (flux batch -o scr) keeps its id */
+    const char *outer = flux_shell_getenv(shell, "SCR_JOB_ID");
+    if (outer && *outer)
+        snprintf(job, sizeof(job), "%s", outer);
     flux_plugin_conf_unpack(p, "{s?s s?s s?s s?i}", "cache_base", &cache, "cntl_base",
                             &cntl, "capacity", &cap, "timeout", &timeout);
     snprintf(uid, sizeof(uid), "%u", (unsigned)geteuid());
@@ -137,7 +141,8 @@ static int scr_shell_init(flux_plugin_t *p, const char *topic, flux_plugin_arg_t
     }
     if (flux_shell_setenvf(shell, 1, "SCR_ENABLE", "1") < 0 ||
         flux_shell_setenvf(shell, 1, "SCR_CACHE_BASE", "%s", s->o.cache_base[0]) < 0 ||
-        flux_shell_setenvf(shell, 1, "SCR_PREFIX", "%s", s->o.prefix) < 0)
+        flux_shell_setenvf(shell, 1, "SCR_PREFIX", "%s", s->o.prefix) < 0 ||
+        flux_shell_setenvf(shell, 1, "SCR_JOB_ID", "%s", s->o.jobid) < 0)
         return shell_log_errno("cannot set the tasks' SCR environment");
     s->active = 1;
     shell_debug("node %s ready, prefix %s", s->o.host, s->o.prefix);

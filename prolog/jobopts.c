@@ -58,7 +58,7 @@ int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
         {"cache-base", 1, 0, 'c'}, {"cntl-base", 1, 0, 'C'},
         {"capacity", 1, 0, 'k'},   {"timeout", 1, 0, 't'},
         {"sched", 1, 0, 's'},      {0, 0, 0, 0}};
-    const char *job = env_first("SLURM_JOB_ID", "FLUX_JOB_ID", "SCR_JOB_ID");
+    const char *job = env_first("SCR_JOB_ID", "SLURM_JOB_ID", "FLUX_JOB_ID");
     const char *uid = env_first("SLURM_JOB_UID", "FLUX_JOB_USERID", NULL), *gid = NULL;
     const char *prefix = env_first("SCR_PREFIX", "SPANK_SCR_PREFIX", NULL);
     const char *cache = env_first("SCR_CACHE_BASE", "SPANK_SCR_CACHE_BASE", NULL);

@@ -2,7 +2,7 @@
  * from the command line (the SPANK and Flux plugins pass them) or else
  * from the environment a scheduler's Prolog=/Epilog= gives them:
  *
- *   --job ID        SLURM_JOB_ID, FLUX_JOB_ID, SCR_JOB_ID
+ *   --job ID        SCR_JOB_ID, SLURM_JOB_ID, FLUX_JOB_ID
  *   --uid UID       SLURM_JOB_UID, FLUX_JOB_USERID (the gid and user name
  *   --gid GID       come from the password database unless given)
  *   --prefix DIR    SCR_PREFIX, SPANK_SCR_PREFIX

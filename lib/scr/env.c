@@ -36,7 +36,11 @@ int env_user(const scr_config_t *cfg, char *buf, size_t len)
 
 void env_jobid(const scr_config_t *cfg, char *buf, size_t len)
 {
-    const char *id = getenv("SLURM_JOB_ID");
+    /* an explicit SCR_JOB_ID wins: under Flux every relaunch is a job of its
+     * own, and the shell plugin pins the allocation's id this way */
+    const char *id = getenv("SCR_JOB_ID");
+    if (!id || !*id)
+        id = getenv("SLURM_JOB_ID");
     if (!id || !*id)
         id = getenv("FLUX_JOB_ID");
     if (!id || !*id)

@@ -4,6 +4,7 @@
  * and needs no link to libflux.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,10 @@ static int flux_cmd(char *const argv[], char *out, size_t len)
         return -1;
     }
     if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
         dup2(pfd[1], 1);
+        if (null >= 0)
+            dup2(null, 2); /* "unknown job" is an answer here, not an error */
         close(pfd[0]);
         close(pfd[1]);
         execvp(argv[0], argv);
@@ -68,7 +72,7 @@ static int flux_job_nodes(const char *jobid, nodelist_t *nodes, scr_error_t *err
     return nodelist_expand(nodes, out, err);
 }
 
-/* nodes of a resource state ("down" covers drained and offline ones) */
+/* nodes of a resource state */
 static int flux_state_nodes(const char *state, nodelist_t *out, scr_error_t *err)
 {
     char buf[8192];
@@ -79,20 +83,22 @@ static int flux_state_nodes(const char *state, nodelist_t *out, scr_error_t *err
     return buf[0] && strcmp(buf, "-") ? nodelist_expand(out, buf, err) : 0;
 }
 
+/* every job node that is not up: offline (a lost broker shows as that in a
+ * batch sub-instance, never as "down"), drained or excluded */
 static int flux_down_nodes(const nodelist_t *nodes, nodelist_t *down, kvtree_t *reasons,
                            scr_error_t *err)
 {
-    nodelist_t *all = nodelist_new();
-    int rc = flux_state_nodes("down", all, err);
-    for (int i = 0; rc == 0 && i < nodelist_count(all); i++) {
-        const char *h = nodelist_nth(all, i);
-        if (nodelist_find(nodes, h) < 0 || nodelist_find(down, h) >= 0)
+    nodelist_t *up = nodelist_new();
+    int rc = flux_state_nodes("up", up, err);
+    for (int i = 0; rc == 0 && i < nodelist_count(nodes); i++) {
+        const char *h = nodelist_nth(nodes, i);
+        if (nodelist_find(up, h) >= 0 || nodelist_find(down, h) >= 0)
             continue;
         nodelist_append(down, h);
         if (reasons)
-            kvtree_util_set_str(reasons, h, "down or drained in Flux");
+            kvtree_util_set_str(reasons, h, "offline or drained in Flux");
     }
-    nodelist_delete(&all);
+    nodelist_delete(&up);
     return rc;
 }
 

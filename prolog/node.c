@@ -8,25 +8,29 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io.h"
+#include "log.h"
 #include "node.h"
 #include "units.h"
 
 /* open (creating) name under dirfd as a directory owned by the user; root
  * gives a fresh one to the user, anything else must already be the user's */
-static int node_user_dir(int dirfd, const char *shown, const char *name,
-                         const job_ident_t *job, scr_error_t *err)
+static int node_user_dir_once(int dirfd, const char *shown, const char *name,
+                              const job_ident_t *job, int *planted, scr_error_t *err)
 {
+    *planted = 0;
     if (mkdirat(dirfd, name, 0700) < 0 && errno != EEXIST)
         return errprintf(err, "mkdir %s/%s: %s", shown, name, strerror(errno));
     int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
+        *planted = errno == ELOOP || errno == ENOTDIR;
         return errprintf(err, "%s/%s: %s", shown, name,
-                         errno == ELOOP || errno == ENOTDIR
-                             ? "is not a directory (refusing to follow it)"
-                             : strerror(errno));
+                         *planted ? "is not a directory (refusing to follow it)"
+                                  : strerror(errno));
+    }
     struct stat st;
     if (fstat(fd, &st) < 0) {
         close(fd);
@@ -35,6 +39,7 @@ static int node_user_dir(int dirfd, const char *shown, const char *name,
     if (st.st_uid != job->uid) {
         if (st.st_uid != 0 || geteuid() != 0 || fchown(fd, job->uid, job->gid) < 0) {
             close(fd);
+            *planted = 1;
             return errprintf(err, "%s/%s belongs to uid %u, not to %s (uid %u)", shown,
                              name, (unsigned)st.st_uid, job->user, (unsigned)job->uid);
         }
@@ -44,6 +49,27 @@ static int node_user_dir(int dirfd, const char *shown, const char *name,
         return errprintf(err, "chmod %s/%s: %s", shown, name, strerror(errno));
     }
     return fd;
+}
+
+/* Someone else put a symlink, a file or their own directory where the
+ * user's directory belongs (bases like /dev/shm are world-writable).  Root
+ * moves it aside, untouched, and makes the real one: a user cannot get
+ * another user's nodes drained by planting a name. */
+static int node_user_dir(int dirfd, const char *shown, const char *name,
+                         const job_ident_t *job, scr_error_t *err)
+{
+    int planted = 0;
+    int fd = node_user_dir_once(dirfd, shown, name, job, &planted, err);
+    if (fd >= 0 || !planted || geteuid() != 0)
+        return fd;
+    char aside[512], why[512];
+    snprintf(why, sizeof(why), "%s", err ? err->text : name);
+    snprintf(aside, sizeof(aside), ".scr-quarantine.%s.%ld.%ld", name, (long)time(NULL),
+             (long)getpid());
+    if (renameat(dirfd, name, dirfd, aside) < 0)
+        return errprintf(err, "%s; moving it aside failed: %s", why, strerror(errno));
+    log_warn("%s; moved it to %s/%s", why, shown, aside);
+    return node_user_dir_once(dirfd, shown, name, job, &planted, err);
 }
 
 int node_prepare_dir(const char *base, const job_ident_t *job, scr_error_t *err)

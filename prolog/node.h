@@ -25,7 +25,9 @@ typedef struct {
 
 /* Create <base>/<user> and <base>/<user>/scr.<jobid>, both 0700 and owned
  * by the user.  A symlink, a non-directory or a directory owned by someone
- * else in their place is an error naming it. */
+ * else in their place is never followed or changed: as root it is renamed to
+ * .scr-quarantine.<name>.<time>.<pid> beside it (with a warning) and the real
+ * directory made; otherwise it is an error naming it. */
 int node_prepare_dir(const char *base, const job_ident_t *job, scr_error_t *err);
 
 /* Storage health: base is a directory, has at least capacity bytes free

@@ -119,14 +119,18 @@ check "prolog: prepares node1" prolog node1
 mode=$("$simnode" exec "$sim_dir" node1 stat -c '%a %U' /dev/shm/scrtest/scr.77 /tmp/scrtest)
 check "prolog: job directories are 0700 and the user's" test "$mode" = "$(printf '700 scrtest\n700 scrtest')"
 "$simnode" exec "$sim_dir" node2 ln -s /etc /dev/shm/scrtest
-check "prolog: a planted symlink fails the prolog" not prolog node2
-check "prolog: and is named" has "$out/prolog.node2" '/dev/shm/scrtest: is not a directory \(refusing to follow it\)'
-check "prolog: /etc was not touched" test "$(stat -c %U /etc)" = root
-"$simnode" exec "$sim_dir" node2 rm /dev/shm/scrtest
+check "prolog: a planted symlink does not stop the prolog" prolog node2
+check "prolog: it is named and moved aside" has "$out/prolog.node2" '/dev/shm/scrtest: is not a directory \(refusing to follow it\); moved it to /dev/shm/.scr-quarantine.scrtest'
+check "prolog: /etc was not touched" test "$(stat -c '%U %a' /etc)" = "root 755"
+mode=$("$simnode" exec "$sim_dir" node2 stat -c '%a %U' /dev/shm/scrtest/scr.77)
+check "prolog: the real directory is the user's" test "$mode" = "700 scrtest"
+"$simnode" exec "$sim_dir" node2 rm -rf /dev/shm/scrtest
 "$simnode" exec "$sim_dir" node2 mkdir -m 755 /dev/shm/scrtest
 "$simnode" exec "$sim_dir" node2 chown nobody /dev/shm/scrtest
-check "prolog: another user's directory fails the prolog" not prolog node2
-check "prolog: and is named" has "$out/prolog.node2" 'belongs to uid [0-9]+, not to scrtest'
+check "prolog: another user's directory does not stop the prolog" prolog node2
+check "prolog: it is named and moved aside" has "$out/prolog.node2" 'belongs to uid [0-9]+, not to scrtest \(uid [0-9]+\); moved it'
+"$simnode" exec "$sim_dir" node2 sh -c 'stat -c "%U %F" /dev/shm/.scr-quarantine.scrtest.*' >"$out/aside"
+check "prolog: both were kept as they were" has "$out/aside" '^nobody directory$'
 "$simnode" exec "$sim_dir" node1 mkdir -p /dev/shm/scrtest/scr.12
 check "prolog: without a scheduler no job counts as ended" prolog node1
 check "prolog: so nothing is purged" "$simnode" exec "$sim_dir" node1 test -d /dev/shm/scrtest/scr.12

@@ -60,15 +60,6 @@ wait_job() { # until the job and its epilogs are over
 	echo "job $1 still $s"
 	return 1
 }
-wait_for() { # wait_for FILE PATTERN [SECONDS]
-	local i
-	for i in $(seq 1 $((${3:-60} * 4))); do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.25
-	done
-	echo "--- $1 never showed /$2/"; tail -5 "$1" 2>/dev/null
-	return 1
-}
 node_reason() { sinfo -h -N -n "$1" -o '%E' | head -1; }
 owned_by_user() { [ -z "$(find "$1" ! -user "$user" -print -quit)" ]; }
 

@@ -50,15 +50,6 @@ export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_t
 	OMPI_MCA_mpi_yield_when_idle=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 SCR=(-o userrc="$base/scr.lua" -o scr)
 cd "$work"
-wait_for() { # FILE PATTERN [SECONDS]
-	local i
-	for i in $(seq 1 $((${3:-60} * 4))); do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.25
-	done
-	echo "--- $1 never showed /$2/"; tail -5 "$1" 2>/dev/null
-	return 1
-}
 
 # ---- the option
 flux run -o userrc="$base/scr.lua" -o scr=maybe -N1 true >"$base/bad" 2>&1

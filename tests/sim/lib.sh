@@ -53,6 +53,17 @@ sim_run() {
 		>"$out" 2>&1
 }
 
+wait_for() { # wait_for FILE PATTERN [SECONDS]: until FILE matches (grep -E)
+	local i
+	for i in $(seq 1 $((${3:-60} * 4))); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.25
+	done
+	echo "--- $1 never showed /$2/"
+	tail -5 "$1" 2>/dev/null
+	return 1
+}
+
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]

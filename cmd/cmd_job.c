@@ -11,7 +11,7 @@
 #include "pfs.h"
 #include "scavenge.h"
 
-int cmd_job_init(cmd_job_t *j, const char *cmdname)
+int cmd_job_init(cmd_job_t *j, const char *cmdname, int nodes)
 {
     char uid[32], cwd[4096];
     char *argv[] = {(char *)cmdname, "--uid", uid, NULL};
@@ -37,10 +37,14 @@ int cmd_job_init(cmd_job_t *j, const char *cmdname)
         }
         snprintf(j->o.prefix, sizeof(j->o.prefix), "%s", cwd);
     }
+    if (!nodes)
+        return 0;
+    /* the job's nodes: only for commands that launch or judge nodes (not for
+     * the per-node ones, which would each ask the scheduler again) */
     j->sched = sched_get(NULL);
     j->launcher = launch_get(NULL);
     if (!j->launcher) {
-        fprintf(stderr, "scr %s: SCR_LAUNCHER=%s is not srun or mpirun\n", cmdname,
+        fprintf(stderr, "scr %s: SCR_LAUNCHER=%s is not srun, flux or mpirun\n", cmdname,
                 getenv("SCR_LAUNCHER"));
         return -1;
     }

@@ -23,8 +23,9 @@ typedef struct {
 } cmd_job_t;
 
 /* settings from the environment (prefix: SCR_PREFIX or the current
- * directory); one-line message naming the command on failure */
-int cmd_job_init(cmd_job_t *j, const char *cmdname);
+ * directory); with nodes, also the scheduler, the launcher, the job's nodes
+ * and the saved down list.  One-line message naming the command on failure */
+int cmd_job_init(cmd_job_t *j, const char *cmdname, int nodes);
 void cmd_job_free(cmd_job_t *j);
 /* refresh down: the saved list, the scheduler's view, health checks of the
  * rest (one `scr node-check` per node through the launcher); saves it */

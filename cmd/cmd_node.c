@@ -19,12 +19,12 @@ int cmd_node_check(int argc, char **argv)
     (void)argc;
     (void)argv;
     cmd_job_t j;
-    if (cmd_job_init(&j, "node-check") < 0)
+    if (cmd_job_init(&j, "node-check", 0) < 0)
         return 1;
     scr_error_t err;
     int rc = 0;
-    for (int i = 0; i <= j.o.ncache && rc == 0; i++) {
-        const char *base = i < j.o.ncache ? j.o.cache_base[i] : j.o.cntl_base;
+    const char *base;
+    for (int i = 0; rc == 0 && (base = jobopts_base(&j.o, i, NULL)); i++) {
         if (node_health(base, 0, &err) < 0) {
             fprintf(stderr, "scr node-check: %s: %s\n", j.o.host, err.text);
             rc = 1;
@@ -79,7 +79,7 @@ int cmd_scavenge(int argc, char **argv)
 {
     cmd_job_t j;
     int id = -1, indexed = 0;
-    if (cmd_job_init(&j, "scavenge") < 0)
+    if (cmd_job_init(&j, "scavenge", 0) < 0)
         return 1;
     if (opt_id_prefix(argc, argv, "scavenge", &j, &id, NULL) < 0) {
         cmd_job_free(&j);
@@ -131,7 +131,7 @@ int cmd_index(int argc, char **argv)
     cmd_job_t j;
     int id = -1, rc = 0;
     const char *action = NULL;
-    if (cmd_job_init(&j, "index") < 0)
+    if (cmd_job_init(&j, "index", 0) < 0)
         return 1;
     if (opt_id_prefix(argc, argv, "index", &j, &id, &action) < 0 || !action) {
         cmd_job_free(&j);
@@ -160,7 +160,7 @@ int cmd_down_nodes(int argc, char **argv)
     if (argc > 1 + reason)
         return cmd_usage("down-nodes");
     cmd_job_t j;
-    if (cmd_job_init(&j, "down-nodes") < 0)
+    if (cmd_job_init(&j, "down-nodes", 1) < 0)
         return 1;
     cmd_job_check_nodes(&j);
     if (reason) {
@@ -177,44 +177,43 @@ int cmd_down_nodes(int argc, char **argv)
     return 0;
 }
 
+/* one line per cached dataset of a rank */
+static int status_visit(int r, const char *path, const kvtree_t *fm,
+                        const scr_error_t *ferr, void *arg)
+{
+    (void)path;
+    (void)ferr;
+    (void)arg;
+    int n = 0, *ids = NULL;
+    if (fm)
+        filemap_list_dsets(fm, &n, &ids);
+    for (int i = 0; i < n; i++) {
+        kvtree_t *d = filemap_get_desc(fm, ids[i], "DSETDESC");
+        int complete = 0;
+        kvtree_util_get_int(d, "COMPLETE", &complete);
+        const char *name = kvtree_get_val(d, "NAME");
+        printf("  rank %d: dataset %d %s%s%s\n", r, ids[i], name ? name : "-",
+               complete ? "" : " (incomplete)",
+               kvtree_get(d, "FLUSHING") ? " (flushing)" : "");
+    }
+    free(ids);
+    return 0;
+}
+
 int cmd_status(int argc, char **argv)
 {
     (void)argv;
     if (argc > 1)
         return cmd_usage("status");
     cmd_job_t j;
-    if (cmd_job_init(&j, "status") < 0)
+    if (cmd_job_init(&j, "status", 0) < 0)
         return 1;
     char path[4600];
     printf("job %s, user %s, prefix %s\n", j.o.jobid, j.o.user, j.o.prefix);
     printf("in cache on %s:\n", j.o.host);
     char dir[4200];
     jobopts_job_dir(&j.o, j.o.cntl_base, dir, sizeof(dir));
-    DIR *dp = opendir(dir);
-    struct dirent *de;
-    while (dp && (de = readdir(dp))) {
-        int r;
-        if (sscanf(de->d_name, "filemap_%d.scrinfo", &r) != 1)
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-        kvtree_t *fm = kvtree_new();
-        int n = 0, *ids = NULL;
-        if (filemap_read(path, fm, NULL) == 0)
-            filemap_list_dsets(fm, &n, &ids);
-        for (int i = 0; i < n; i++) {
-            kvtree_t *d = filemap_get_desc(fm, ids[i], "DSETDESC");
-            int complete = 0;
-            kvtree_util_get_int(d, "COMPLETE", &complete);
-            const char *name = kvtree_get_val(d, "NAME");
-            printf("  rank %d: dataset %d %s%s%s\n", r, ids[i], name ? name : "-",
-                   complete ? "" : " (incomplete)",
-                   kvtree_get(d, "FLUSHING") ? " (flushing)" : "");
-        }
-        free(ids);
-        kvtree_delete(&fm);
-    }
-    if (dp)
-        closedir(dp);
+    filemap_foreach(dir, status_visit, NULL, NULL);
     printf("on the prefix:\n");
     index_list(j.o.prefix);
     kvtree_t *flush = kvtree_new();

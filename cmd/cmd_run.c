@@ -34,11 +34,10 @@ int cmd_prerun(int argc, char **argv)
     (void)argc;
     (void)argv;
     cmd_job_t j;
-    if (cmd_job_init(&j, "prerun") < 0)
+    if (cmd_job_init(&j, "prerun", 0) < 0)
         return 1;
-    char reason[256], meta[4200];
+    char reason[256];
     int rc = 0;
-    snprintf(meta, sizeof(meta), "%s/.scr", j.o.prefix);
     if (access(j.o.prefix, W_OK | X_OK) < 0) {
         fprintf(stderr, "scr prerun: prefix %s is not writable\n", j.o.prefix);
         rc = 1;
@@ -90,7 +89,7 @@ int cmd_run(int argc, char **argv)
     if (argc <= first)
         return cmd_usage("run");
     cmd_job_t j;
-    if (cmd_job_init(&j, "run") < 0)
+    if (cmd_job_init(&j, "run", 1) < 0)
         return 1;
     const char *runs_env = getenv("SCR_RUNS");
     int runs = runs_env && *runs_env ? atoi(runs_env) : 1, rc = 1, attempt;
@@ -101,8 +100,10 @@ int cmd_run(int argc, char **argv)
             printf("scr run: halt condition holds (%s); not launching\n", reason);
             break;
         }
+        /* the first run needs what SCR_MIN_NODES says; later ones also
+         * what the last run used */
         const char *min = getenv("SCR_MIN_NODES");
-        int needed = attempt > 1 ? run_needed(&j) : min && *min ? atoi(min) : 0;
+        int needed = attempt > 1 || (min && *min) ? run_needed(&j) : 0;
         if (run_plan(&j, needed, &live) < 0) {
             nodelist_delete(&live);
             break;
@@ -135,7 +136,7 @@ int cmd_postrun(int argc, char **argv)
     (void)argc;
     (void)argv;
     cmd_job_t j;
-    if (cmd_job_init(&j, "postrun") < 0)
+    if (cmd_job_init(&j, "postrun", 1) < 0)
         return 1;
     cmd_job_check_nodes(&j);
     int rc = cmd_job_postrun(&j);

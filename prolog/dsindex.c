@@ -18,7 +18,7 @@
 
 /* merge every .scr/<rank>.scrfilemap into scan: RANK <r> {DSETDESC, FILES,
  * FILE <rel> meta} */
-static int dsindex_scan(const char *dsetdir, kvtree_t *scan, scr_error_t *err)
+static int dsindex_scan(const char *dsetdir, int id, kvtree_t *scan, scr_error_t *err)
 {
     char meta[4400];
     snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
@@ -37,14 +37,9 @@ static int dsindex_scan(const char *dsetdir, kvtree_t *scan, scr_error_t *err)
         snprintf(path, sizeof(path), "%s/%s", meta, e->d_name);
         if (kvtree_read_file(path, t, &ferr) < 0)
             log_warn("index: ignoring %s", ferr.text);
-        else {
-            kvtree_t *ds =
-                kvtree_first(kvtree_getf(t, "RANK %d DSET", r))
-                    ? kvtree_elem_tree(kvtree_first(kvtree_getf(t, "RANK %d DSET", r)))
-                    : NULL;
-            if (ds)
-                kvtree_setf(scan, kvtree_dup(ds), "RANK %d", r);
-        }
+        else if (kvtree_getf(t, "RANK %d DSET %d", r, id))
+            kvtree_setf(scan, kvtree_dup(kvtree_getf(t, "RANK %d DSET %d", r, id)),
+                        "RANK %d", r);
         kvtree_delete(&t);
     }
     closedir(d);
@@ -131,7 +126,7 @@ static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan,
                         kvtree_elem_key(f));
         char path[4400];
         scr_error_t err;
-        snprintf(path, sizeof(path), "%s/.scr/%d.scrfilemap", dsetdir, r);
+        dsindex_rank_filemap(dsetdir, r, path, sizeof(path));
         if (kvtree_write_file(path, fm, &err) < 0) {
             log_err("index: %s", err.text);
             bad++;
@@ -203,7 +198,7 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
     pfs_dset_name(id, name, sizeof(name));
     memset(rep, 0, sizeof(*rep));
     kvtree_t *scan = kvtree_new();
-    if (dsindex_scan(dsetdir, scan, err) < 0)
+    if (dsindex_scan(dsetdir, id, scan, err) < 0)
         return kvtree_delete(&scan), -1;
     kvtree_elem_t *first = kvtree_first(kvtree_get(scan, "RANK"));
     if (!first ||
@@ -219,7 +214,7 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
         dsindex_rebuild(dsetdir, id, scan, &rep->rebuilt);
         kvtree_delete(&scan);
         scan = kvtree_new();
-        dsindex_scan(dsetdir, scan, NULL);
+        dsindex_scan(dsetdir, id, scan, NULL);
     }
     int still = dsindex_inspect(dsetdir, scan, rep->ranks, list, sizeof(list));
     kvtree_t *r2f = kvtree_new();
@@ -365,4 +360,9 @@ int dsindex_pending(const char *prefix, double grace)
     }
     closedir(d);
     return done;
+}
+
+void dsindex_rank_filemap(const char *dsetdir, int rank, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/.scr/%d.scrfilemap", dsetdir, rank);
 }

@@ -8,6 +8,8 @@
 #ifndef SCR_DSINDEX_H
 #define SCR_DSINDEX_H
 
+#include <stddef.h>
+
 #include "error.h"
 #include "kvtree.h"
 
@@ -17,6 +19,9 @@ typedef struct {
     int rebuilt; /* of those, rebuilt */
     int files;   /* application files in the dataset */
 } dsindex_report_t;
+
+/* <dsetdir>/.scr/<rank>.scrfilemap: what a scavenge copied of rank */
+void dsindex_rank_filemap(const char *dsetdir, int rank, char *buf, size_t len);
 
 /* Returns 0 when the dataset is complete and indexed; -1 with err naming the
  * ranks that are missing and why they could not be rebuilt (the dataset is

@@ -128,7 +128,9 @@ int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
     cntl = cntl ? cntl : "/dev/shm";
     if (cntl[0] != '/')
         return errprintf(err, "--cntl-base: '%s' is not an absolute directory", cntl);
-    snprintf(o->cntl_base, sizeof(o->cntl_base), "%s", cntl);
+    char *reduced = path_strdup_reduce_str(cntl); /* compared with the cache bases */
+    snprintf(o->cntl_base, sizeof(o->cntl_base), "%s", reduced ? reduced : cntl);
+    free(reduced);
     return 0;
 }
 
@@ -148,4 +150,18 @@ job_ident_t jobopts_ident(const jobopts_t *o)
 void jobopts_job_dir(const jobopts_t *o, const char *base, char *buf, size_t len)
 {
     snprintf(buf, len, "%s/%s/scr.%s", base, o->user, o->jobid);
+}
+
+const char *jobopts_base(const jobopts_t *o, int i, int *is_cache)
+{
+    if (is_cache)
+        *is_cache = i < o->ncache;
+    if (i < o->ncache)
+        return i >= 0 ? o->cache_base[i] : NULL;
+    if (i > o->ncache)
+        return NULL;
+    for (int k = 0; k < o->ncache; k++)
+        if (strcmp(o->cache_base[k], o->cntl_base) == 0)
+            return NULL; /* the control base is one of the cache bases */
+    return o->cntl_base;
 }

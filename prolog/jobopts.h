@@ -38,6 +38,10 @@ typedef struct {
 int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err);
 void jobopts_free(jobopts_t *o);
 job_ident_t jobopts_ident(const jobopts_t *o);
+/* The storage bases a node has for the job, each once: the cache bases, then
+ * the control base unless it is one of them.  NULL for i past the last;
+ * *is_cache tells which kind (capacity applies to cache bases). */
+const char *jobopts_base(const jobopts_t *o, int i, int *is_cache);
 /* <base>/<user>/scr.<jobid> */
 void jobopts_job_dir(const jobopts_t *o, const char *base, char *buf, size_t len);
 

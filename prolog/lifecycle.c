@@ -17,9 +17,10 @@
 static int prolog_check(const jobopts_t *o, const sched_t *sched)
 {
     scr_error_t err;
-    for (int i = 0; i <= o->ncache; i++) {
-        const char *base = i < o->ncache ? o->cache_base[i] : o->cntl_base;
-        if (node_health(base, i < o->ncache ? o->capacity : 0, &err) == 0)
+    const char *base;
+    int is_cache;
+    for (int i = 0; (base = jobopts_base(o, i, &is_cache)); i++) {
+        if (node_health(base, is_cache ? o->capacity : 0, &err) == 0)
             continue;
         char reason[600];
         snprintf(reason, sizeof(reason), "scr: %s", err.text);
@@ -57,10 +58,8 @@ int lifecycle_prolog(const jobopts_t *o, const sched_t *sched)
         return -1;
     job_ident_t job = jobopts_ident(o);
     scr_error_t err;
-    for (int i = 0; i <= o->ncache; i++) {
-        const char *base = i < o->ncache ? o->cache_base[i] : o->cntl_base;
-        if (i < o->ncache && strcmp(base, o->cntl_base) == 0)
-            continue; /* the control base is the last round */
+    const char *base;
+    for (int i = 0; (base = jobopts_base(o, i, NULL)); i++) {
         dirs_t d = {NULL, 0};
         node_stale_dirs(base, &job, sched->job_alive, NULL, &d.dirs, &d.n);
         for (int k = 0; k < d.n; k++)
@@ -118,12 +117,15 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *
     scr_error_t err = {""};
     char cntldir[4200];
     *indexed = 0;
+    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
     if (!o->prefix[0]) {
+        /* a job without a checkpoint in this node's cache has nothing to lose */
+        if (scavenge_pick("", cntldir, &id, NULL) == 0)
+            return 0;
         log_err("scavenge of job %s on %s: no prefix directory is known", o->jobid,
                 o->host);
         return -1;
     }
-    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
     if (id < 0 && scavenge_pick(o->prefix, cntldir, &id, &err) < 0)
         log_err("scavenge: %s", err.text);
     int rc = 0;
@@ -176,9 +178,9 @@ int lifecycle_epilog_as_user(const jobopts_t *o, const nodelist_t *live)
                 o->host);
         return 0;
     }
-    for (int i = 0; i <= o->ncache; i++) {
-        jobopts_job_dir(o, i < o->ncache ? o->cache_base[i] : o->cntl_base, dir,
-                        sizeof(dir));
+    const char *base;
+    for (int i = 0; (base = jobopts_base(o, i, NULL)); i++) {
+        jobopts_job_dir(o, base, dir, sizeof(dir));
         if (node_remove_tree(dir, &err) < 0)
             log_err("epilog: %s", err.text);
     }

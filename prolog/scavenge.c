@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dsindex.h"
 #include "filemap.h"
 #include "io.h"
 #include "kvtree.h"
@@ -34,31 +35,38 @@ static int scavenge_newest(const kvtree_t *fm, uint64_t *created)
     return best;
 }
 
+typedef struct {
+    int best;
+    uint64_t created;
+} newest_t;
+
+static int scavenge_pick_visit(int rank, const char *path, const kvtree_t *fm,
+                               const scr_error_t *ferr, void *arg)
+{
+    (void)rank;
+    (void)path;
+    (void)ferr;
+    newest_t *nw = arg;
+    uint64_t c = 0;
+    int n = fm ? scavenge_newest(fm, &c) : -1;
+    if (n > nw->best)
+        nw->best = n, nw->created = c;
+    return 0;
+}
+
 int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err)
 {
-    DIR *d = opendir(cntldir);
-    if (!d)
-        return errno == ENOENT ? 0 : errprintf(err, "%s: %s", cntldir, strerror(errno));
-    int best = -1;
-    uint64_t created = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        int rank;
-        char tail[16] = "", path[4400];
-        if (sscanf(e->d_name, "filemap_%d.scrinf%1s", &rank, tail) != 2 ||
-            strcmp(tail, "o") != 0)
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", cntldir, e->d_name);
-        kvtree_t *fm = kvtree_new();
-        uint64_t c = 0;
-        int n = filemap_read(path, fm, NULL) == 0 ? scavenge_newest(fm, &c) : -1;
-        if (n > best)
-            best = n, created = c;
-        kvtree_delete(&fm);
-    }
-    closedir(d);
+    newest_t nw = {-1, 0};
+    if (filemap_foreach(cntldir, scavenge_pick_visit, &nw, err) < 0)
+        return -1;
+    int best = nw.best;
+    uint64_t created = nw.created;
     if (best < 0)
         return 0;
+    if (!prefix || !*prefix) { /* only the cache's word */
+        *id = best;
+        return 1;
+    }
     /* already flushed: the index has this very dataset (same creation time) */
     kvtree_t *index = kvtree_new();
     uint64_t ic = 0;
@@ -168,7 +176,7 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
     kvtree_util_set_int(rk, "FILES", nfiles);
     char path[4400];
     scr_error_t err;
-    snprintf(path, sizeof(path), "%s/.scr/%d.scrfilemap", dsetdir, r);
+    dsindex_rank_filemap(dsetdir, r, path, sizeof(path));
     if (kvtree_write_file(path, out, &err) < 0) {
         log_err("scavenge of rank %d: %s", r, err.text);
         bad++;
@@ -182,39 +190,37 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
 typedef int (*scavenge_fm_fn)(scavenge_t *s, const kvtree_t *fm, int rank,
                               const char *dsetdir);
 
+typedef struct {
+    scavenge_t *s;
+    scavenge_fm_fn fn;
+    char dsetdir[4200];
+} each_t;
+
+static int scavenge_each_visit(int rank, const char *path, const kvtree_t *fm,
+                               const scr_error_t *ferr, void *arg)
+{
+    (void)path;
+    each_t *x = arg;
+    if (!fm) {
+        log_err("scavenge: %s", ferr->text);
+        return -1;
+    }
+    if (!filemap_get_desc(fm, x->s->id, "DSETDESC"))
+        return 0;
+    return x->fn(x->s, fm, rank, x->dsetdir);
+}
+
 static int scavenge_each(scavenge_t *s, scavenge_fm_fn fn, scr_error_t *err)
 {
-    DIR *d = opendir(s->cntldir);
-    if (!d)
-        return errno == ENOENT ? 0
-                               : errprintf(err, "%s: %s", s->cntldir, strerror(errno));
-    char dsetdir[4200];
-    pfs_dset_dir(s->prefix, s->id, dsetdir, sizeof(dsetdir));
-    int rc = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        int rank;
-        char tail[16] = "";
-        if (sscanf(e->d_name, "filemap_%d.scrinf%1s", &rank, tail) != 2 ||
-            strcmp(tail, "o") != 0)
-            continue;
-        char path[4400];
-        scr_error_t ferr;
-        snprintf(path, sizeof(path), "%s/%s", s->cntldir, e->d_name);
-        kvtree_t *fm = kvtree_new();
-        if (filemap_read(path, fm, &ferr) < 0) {
-            log_err("scavenge: %s", ferr.text);
-            rc = -1;
-        } else if (filemap_get_desc(fm, s->id, "DSETDESC") &&
-                   fn(s, fm, rank, dsetdir) < 0)
-            rc = -1;
-        kvtree_delete(&fm);
-    }
-    closedir(d);
-    if (rc < 0)
-        errprintf(err, "some files of dataset %d on %s could not be copied", s->id,
-                  s->host);
-    return rc;
+    each_t x = {s, fn, ""};
+    pfs_dset_dir(s->prefix, s->id, x.dsetdir, sizeof(x.dsetdir));
+    scr_error_t lerr = {""};
+    if (filemap_foreach(s->cntldir, scavenge_each_visit, &x, &lerr) == 0)
+        return 0;
+    if (lerr.text[0]) /* the directory itself could not be listed */
+        return errprintf(err, "%s", lerr.text);
+    return errprintf(err, "some files of dataset %d on %s could not be copied", s->id,
+                     s->host);
 }
 
 static int scavenge_own_fm(scavenge_t *s, const kvtree_t *fm, int rank,
@@ -255,7 +261,7 @@ static int scavenge_partner_fm(scavenge_t *s, const kvtree_t *fm, int rank,
         struct stat st;
         if (kvtree_elem_key_int(e, &r) < 0 || r == rank)
             continue;
-        snprintf(path, sizeof(path), "%s/.scr/%d.scrfilemap", dsetdir, r);
+        dsindex_rank_filemap(dsetdir, r, path, sizeof(path));
         if (lstat(path, &st) == 0)
             continue;
         log_msg("scavenge: rank %d's node is gone; copying its partner copy", r);

@@ -33,8 +33,8 @@ typedef struct {
 } scavenge_t;
 
 /* The dataset to scavenge: the newest complete checkpoint in this node's
- * filemaps (cntldir), unless the index already has it complete.  Returns 1
- * (id set), 0 if none, -1 on error. */
+ * filemaps (cntldir), unless the index of prefix (if not empty) already has
+ * it complete.  Returns 1 (id set), 0 if none, -1 on error. */
 int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err);
 
 /* Round 1.  Returns 0 if every file of this node's ranks was copied. */

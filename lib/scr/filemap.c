@@ -122,3 +122,28 @@ int filemap_write(const char *path, const kvtree_t *fm, scr_error_t *err)
 {
     return kvtree_write_file(path, fm, err);
 }
+
+int filemap_foreach(const char *dir, filemap_visit_fn fn, void *arg, scr_error_t *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : errprintf(err, "%s: %s", dir, strerror(errno));
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int rank;
+        char tail[16], path[4400];
+        if (sscanf(e->d_name, "filemap_%d.scrinf%15s", &rank, tail) != 2 ||
+            strcmp(tail, "o") != 0 || rank < 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        kvtree_t *fm = kvtree_new();
+        scr_error_t ferr = {""};
+        int ok = filemap_read(path, fm, &ferr) == 0;
+        if (fn(rank, path, ok ? fm : NULL, &ferr, arg) < 0)
+            rc = -1;
+        kvtree_delete(&fm);
+    }
+    closedir(d);
+    return rc;
+}

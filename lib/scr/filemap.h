@@ -46,6 +46,14 @@ int filemap_count_user(const kvtree_t *fm, int id, int rank);
 int filemap_delete_dset_files(kvtree_t *fm, int id, const char *dir);
 
 int filemap_read(const char *path, kvtree_t *fm, scr_error_t *err);
+
+/* Every filemap_<rank>.scrinfo in a control directory, read: fn gets its
+ * rank and path, and the filemap, or NULL with ferr saying why it could not
+ * be read.  A missing dir has none.  Returns -1 if dir cannot be listed (err
+ * set) or fn returned -1 for any, else 0. */
+typedef int (*filemap_visit_fn)(int rank, const char *path, const kvtree_t *fm,
+                                const scr_error_t *ferr, void *arg);
+int filemap_foreach(const char *dir, filemap_visit_fn fn, void *arg, scr_error_t *err);
 int filemap_write(const char *path, const kvtree_t *fm, scr_error_t *err);
 
 #endif

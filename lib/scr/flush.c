@@ -305,16 +305,27 @@ static void flush_report(scr_ctx_t *ctx, flush_job_t *j, int all_ok)
 
 static void flush_prune(scr_ctx_t *ctx);
 
-int flush_sync(scr_ctx_t *ctx, int id)
+/* both modes: wait for a background flush, skip a dataset already on the
+ * prefix (0 with *j NULL), else announce and prepare (-1 if that failed) */
+static int flush_begin(scr_ctx_t *ctx, int id, const char *mode, flush_job_t **j)
 {
+    *j = NULL;
     flush_async_poll(ctx, 1);
     if (flush_done(ctx, id))
         return 0;
     if (ctx->rank == 0)
-        evlog_event(ctx, "FLUSH_START", "dset=%d mode=sync", id);
-    flush_job_t *j = flush_prepare(ctx, id);
-    if (!j)
+        evlog_event(ctx, "FLUSH_START", "dset=%d mode=%s", id, mode);
+    *j = flush_prepare(ctx, id);
+    return *j ? 0 : -1;
+}
+
+int flush_sync(scr_ctx_t *ctx, int id)
+{
+    flush_job_t *j;
+    if (flush_begin(ctx, id, "sync", &j) < 0)
         return -1;
+    if (!j)
+        return 0;
     int width = config_get_int(ctx->cfg, "SCR_FLUSH_WIDTH", 256);
     int ok = flow_run(ctx->comm, width, flush_copy_all, j);
     flush_report(ctx, j, ok);
@@ -326,14 +337,11 @@ int flush_sync(scr_ctx_t *ctx, int id)
 
 int flush_async_start(scr_ctx_t *ctx, int id)
 {
-    flush_async_poll(ctx, 1);
-    if (flush_done(ctx, id))
-        return 0;
-    if (ctx->rank == 0)
-        evlog_event(ctx, "FLUSH_START", "dset=%d mode=async", id);
-    flush_job_t *j = flush_prepare(ctx, id);
-    if (!j)
+    flush_job_t *j;
+    if (flush_begin(ctx, id, "async", &j) < 0)
         return -1;
+    if (!j)
+        return 0;
     j->background = 1;
     int local = ctx->topo.local_size > 0 ? ctx->topo.local_size : 1;
     j->bw =

@@ -103,30 +103,26 @@ static void inv_add_filemap(const scr_ctx_t *ctx, kvtree_t *inv, const kvtree_t 
     }
 }
 
+typedef struct {
+    scr_ctx_t *ctx;
+    kvtree_t *inv, *maps;
+} inv_read_t;
+
+static int inv_visit(int writer, const char *path, const kvtree_t *fm,
+                     const scr_error_t *ferr, void *arg)
+{
+    inv_read_t *r = arg;
+    if (!fm)
+        log_warn("ignoring damaged filemap: %s", ferr->text);
+    else
+        inv_add_filemap(r->ctx, r->inv, fm, writer);
+    kvtree_setf(r->maps, NULL, "%d %s", writer, path);
+    return 0;
+}
+
 kvtree_t *inventory_read(scr_ctx_t *ctx, kvtree_t *maps)
 {
-    kvtree_t *inv = kvtree_new();
-    DIR *dir = opendir(ctx->cntl_dir);
-    if (!dir)
-        return inv;
-    struct dirent *de;
-    while ((de = readdir(dir))) {
-        int writer;
-        char tail[16];
-        if (sscanf(de->d_name, "filemap_%d.scrinf%15s", &writer, tail) != 2 ||
-            strcmp(tail, "o") != 0 || writer < 0)
-            continue;
-        char path[SCR_PATH_MAX + 300];
-        snprintf(path, sizeof(path), "%s/%s", ctx->cntl_dir, de->d_name);
-        kvtree_t *fm = kvtree_new();
-        scr_error_t err;
-        if (filemap_read(path, fm, &err) < 0)
-            log_warn("ignoring damaged filemap: %s", err.text);
-        else
-            inv_add_filemap(ctx, inv, fm, writer);
-        kvtree_setf(maps, NULL, "%d %s", writer, path);
-        kvtree_delete(&fm);
-    }
-    closedir(dir);
-    return inv;
+    inv_read_t r = {ctx, kvtree_new(), maps};
+    filemap_foreach(ctx->cntl_dir, inv_visit, &r, NULL);
+    return r.inv;
 }

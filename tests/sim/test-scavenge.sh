@@ -47,6 +47,14 @@ scenario() {
 	for n in node1 node2 node3 node4; do
 		case " $* " in *" $n "*) ;; *) live+=("$n") ;; esac
 	done
+	if [ "${NO_PREFIX_FIRST:-0}" = 1 ]; then
+		"$simnode" exec "$sim_dir" node1 "$sbin/scr-epilog" --sched none --job 4242 --uid 0 \
+			>"$out/noprefix" 2>&1
+		check "$scheme: an epilog without a prefix keeps a checkpoint it cannot copy" \
+			has "$out/noprefix" 'no prefix directory is known.*|is kept for `scr scavenge`'
+		check "$scheme: the cache is still there" \
+			"$simnode" exec "$sim_dir" node1 test -d /dev/shm/root/scr.4242
+	fi
 	epilog "${live[@]}"
 	check "$scheme: exactly one node indexed" test "$(grep -c 'event=INDEX' "$pfs/.scr/log")" -eq 1
 	check "$scheme: the epilogs are sanitizer-clean" hasnt "$out/epilogs" 'Sanitizer|runtime error' 
@@ -63,7 +71,7 @@ restart_from_prefix() { # every cache wiped, a new job restarts from the prefix
 	SIM_JOB_ID=4243 sim_run "$out/restart" "$ALL" "$ex" --steps 8 --files 2 --size 300000 --expect-restart 6
 }
 
-scenario XOR node2
+NO_PREFIX_FIRST=1 scenario XOR node2
 check "XOR: the index rebuilt node2's two ranks" has "$pfs/.scr/log" 'event=INDEX .*ranks=8 missing=2 rebuilt=2 .*ok=1'
 shm=/dev/shm/scr-sim.$(basename "$sim_dir")
 check "XOR: the epilogs removed the caches" test ! -e "$shm/node1/root/scr.4242" -a ! -e "$shm/node4/root/scr.4242"
@@ -134,6 +142,13 @@ check "prolog: both were kept as they were" has "$out/aside" '^nobody directory$
 "$simnode" exec "$sim_dir" node1 mkdir -p /dev/shm/scrtest/scr.12
 check "prolog: without a scheduler no job counts as ended" prolog node1
 check "prolog: so nothing is purged" "$simnode" exec "$sim_dir" node1 test -d /dev/shm/scrtest/scr.12
+"$simnode" exec "$sim_dir" node1 "$sbin/scr-epilog" --sched none --job 77 --uid "$uid" \
+	--cache-base /dev/shm,/tmp --cntl-base /dev/shm >"$out/epilog77" 2>&1
+check "epilog: a job that never checkpointed needs no prefix" test $? -eq 0
+check "epilog: and its directories are removed" "$simnode" exec "$sim_dir" node1 \
+	sh -c 'test ! -e /dev/shm/scrtest/scr.77 && test ! -e /tmp/scrtest/scr.77'
+check "epilog: quietly" hasnt "$out/epilog77" 'error'
+check "epilog: other jobs' directories stay" "$simnode" exec "$sim_dir" node1 test -d /dev/shm/scrtest/scr.12
 "$simnode" exec "$sim_dir" node1 mount -t tmpfs -o size=1m tmpfs /tmp
 check "prolog: too little capacity fails" not "$simnode" exec "$sim_dir" node1 "$sbin/scr-prolog" \
 	--sched none --job 78 --uid "$uid" --cache-base /tmp --capacity 64MB

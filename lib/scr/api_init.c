@@ -276,7 +276,7 @@ static int init_body(scr_ctx_t *ctx)
     ctx->buf_size = config_get_bytes(ctx->cfg, "SCR_MPI_BUF_SIZE", 1 << 20);
     if (ctx->buf_size < 4096 || ctx->buf_size > (1u << 30))
         ctx->buf_size = 1 << 20;
-    ctx->buf_size &= ~(size_t)7; /* redundancy pipelines work in 64-bit words */
+    ctx->buf_size &= ~(size_t)63; /* 64-bit words, ISA-L vector alignment */
     ctx->crc_on_copy = config_get_int(ctx->cfg, "SCR_CRC_ON_COPY", 0);
     /* the configuration is identical everywhere, so only rank 0 reports */
     ok = desc_create(ctx, &err) == 0;

@@ -3,7 +3,7 @@
  * Encoding is a reduce-scatter: for each piece of the chunks, every process
  * multiplies each of its data chunks by the code coefficients, places the
  * products in the slots of the processes holding that stripe's parity, and
- * MPI_Reduce_scatter_block with MPI_BXOR (addition in GF(2^8)) leaves each
+ * a ring reduce-scatter of XOR (addition in GF(2^8); ring.h) leaves each
  * process its m parity pieces.  Recovery is the same with decode
  * coefficients: survivors send products to the lost processes' slots.  Every
  * file is read once and every redundancy byte written once per operation.
@@ -27,6 +27,7 @@
 #include "kvtree_mpi.h"
 #include "log.h"
 #include "red.h"
+#include "ring.h"
 #include "xfer.h"
 
 typedef struct {
@@ -158,15 +159,22 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
     return 0;
 }
 
+/* aligned for ISA-L's vector code */
+static unsigned char *ec_alloc(size_t size)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, size ? size : 64) == 0 ? p : NULL;
+}
+
 /* where encode time goes, reported at SCR_DEBUG=2 */
 typedef struct {
     double read, mul, comm, write;
 } ec_times_t;
 
 /* one piece of the encode: products into send, reduce-scatter, write */
-static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
-                           unsigned char *send, unsigned char *recv, unsigned char *data,
-                           ec_times_t *tm, scr_error_t *err)
+static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring, uint64_t off,
+                           int len, unsigned char *send, unsigned char *recv,
+                           unsigned char *data, ec_times_t *tm, scr_error_t *err)
 {
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     size_t block = (size_t)j->m * (size_t)len;
@@ -195,9 +203,11 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
         tm->read += t1 - t0;
         tm->mul += scr_now() - t1;
     }
-    /* len is a multiple of 8 (chunk and buffer are), so reduce 64-bit words */
+    size_t counts[256];
+    for (int r = 0; r < j->n; r++)
+        counts[r] = block;
     double t0 = scr_now();
-    MPI_Reduce_scatter_block(send, recv, (int)(block / 8), MPI_UINT64_T, MPI_BXOR, comm);
+    ring_xor_reduce_scatter(ring, send, counts, recv, comm);
     double t1 = scr_now();
     for (int p = 0; p < j->m && rc == 0; p++)
         if (io_pwrite_full(j->pfd, recv + (size_t)p * (size_t)len, (size_t)len,
@@ -211,19 +221,22 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, uint64_t off, int len,
 static int ec_encode(ec_job_t *j, MPI_Comm comm, size_t bufsize, scr_error_t *err)
 {
     int len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
-    unsigned char *send = malloc((size_t)j->n * (size_t)j->m * (size_t)(len ? len : 1));
-    unsigned char *recv = malloc((size_t)j->m * (size_t)(len ? len : 1));
-    unsigned char *data = malloc((size_t)(len ? len : 1));
+    size_t cap = (size_t)(len ? len : 1);
+    unsigned char *send = ec_alloc((size_t)j->n * (size_t)j->m * cap);
+    unsigned char *recv = ec_alloc((size_t)j->m * cap), *data = ec_alloc(cap);
+    ring_t ring;
     ec_times_t tm = {0, 0, 0, 0};
-    if (!send || !recv || !data)
+    if (!send || !recv || !data || ring_init(&ring, (size_t)j->m * cap) < 0)
         MPI_Abort(comm, 1);
     int rc = 0;
     for (uint64_t off = 0; off < j->chunk; off += (uint64_t)len) {
         int n = (int)(j->chunk - off < (uint64_t)len ? j->chunk - off : (uint64_t)len);
         /* keep going after an error so the collective completes everywhere */
-        if (ec_encode_piece(j, comm, off, n, send, recv, data, &tm, rc ? NULL : err) < 0)
+        if (ec_encode_piece(j, comm, &ring, off, n, send, recv, data, &tm,
+                            rc ? NULL : err) < 0)
             rc = -1;
     }
+    ring_free(&ring);
     free(send);
     free(recv);
     free(data);
@@ -354,19 +367,18 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
 }
 
 /* one piece of recovery: survivors' products to the lost processes' slots */
-static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, const ec_plan_t *plans,
-                            const int *lost, const int *lidx, int nlost, uint64_t off,
-                            int len, unsigned char *send, unsigned char *recv,
-                            unsigned char *sym, scr_error_t *err)
+static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring,
+                            const ec_plan_t *plans, const int *lost, const int *lidx,
+                            int nlost, uint64_t off, int len, unsigned char *send,
+                            unsigned char *recv, unsigned char *sym, scr_error_t *err)
 {
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     size_t region = (size_t)j->n * (size_t)len;
-    int rc = 0, counts[256];
+    int rc = 0;
+    size_t counts[256];
     memset(send, 0, (size_t)nlost * region);
-    /* 64-bit words when the piece allows (chunks are written 8-aligned) */
-    int word = len % 8 == 0 ? 8 : 1;
     for (int r = 0; r < j->n; r++)
-        counts[r] = lost[r] ? (int)(region / (size_t)word) : 0;
+        counts[r] = lost[r] ? region : 0;
     for (int slot = 0; slot < j->n && !lost[j->i]; slot++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, slot, &s, &t);
@@ -391,8 +403,7 @@ static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, const ec_plan_t *plans,
         }
         ec_decode_part(&plans[s], u, len, sym, outs);
     }
-    MPI_Reduce_scatter(send, recv, counts, word == 8 ? MPI_UINT64_T : MPI_BYTE, MPI_BXOR,
-                       comm);
+    ring_xor_reduce_scatter(ring, send, counts, recv, comm);
     for (int slot = 0; slot < j->n && lost[j->i] && rc == 0; slot++) {
         unsigned char *piece = recv + (size_t)slot * (size_t)len;
         if (slot < j->k)
@@ -419,16 +430,18 @@ static int ec_recover_data(ec_job_t *j, MPI_Comm comm, const int *lost, int nlos
     }
     int len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
     size_t cap = (size_t)(len ? len : 1);
-    unsigned char *send = malloc((size_t)nlost * (size_t)j->n * cap);
-    unsigned char *recv = malloc((size_t)j->n * cap), *sym = malloc(cap);
-    if (!send || !recv || !sym)
+    unsigned char *send = ec_alloc((size_t)nlost * (size_t)j->n * cap);
+    unsigned char *recv = ec_alloc((size_t)j->n * cap), *sym = ec_alloc(cap);
+    ring_t ring;
+    if (!send || !recv || !sym || ring_init(&ring, (size_t)j->n * cap) < 0)
         MPI_Abort(comm, 1);
     for (uint64_t off = 0; off < j->chunk; off += (uint64_t)len) {
         int n = (int)(j->chunk - off < (uint64_t)len ? j->chunk - off : (uint64_t)len);
-        if (ec_recover_piece(j, comm, plans, lost, lidx, nlost, off, n, send, recv, sym,
-                             rc ? NULL : err) < 0)
+        if (ec_recover_piece(j, comm, &ring, plans, lost, lidx, nlost, off, n, send, recv,
+                             sym, rc ? NULL : err) < 0)
             rc = -1;
     }
+    ring_free(&ring);
     ec_plan_free(&j->code, plans);
     free(plans);
     free(send);

@@ -39,6 +39,8 @@ static const param_info_t table[] = {
     {"SCR_DISTRIBUTE", "1", 0, NULL,
      "redistribute cached files to their owners at restart"},
     {"SCR_CRC_ON_COPY", "0", 0, NULL, "CRC32 files when applying redundancy"},
+    {"SCR_CRC_ASYNC", "1", 0, NULL,
+     "SINGLE: CRC32 completed files in a thread after SCR_Complete_output returns"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "verify CRC32 before deleting cached files"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL, "bytes per message in redundancy pipelines"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read/write when copying files"},

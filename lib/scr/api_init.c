@@ -10,6 +10,7 @@
 #include "agree.h"
 #include "api_util.h"
 #include "cache.h"
+#include "crcbg.h"
 #include "desc.h"
 #include "env.h"
 #include "evlog.h"
@@ -374,6 +375,7 @@ int SCR_Finalize(void)
             log_warn("SCR_Finalize: dataset %d was started but never completed",
                      ctx->out.id);
         scr_error_t err;
+        crcbg_finish(ctx);
         finalize_flush(ctx);
         if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
             log_err("SCR_Finalize: %s", err.text);

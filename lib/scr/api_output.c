@@ -11,6 +11,7 @@
 
 #include "api_util.h"
 #include "cache.h"
+#include "crcbg.h"
 #include "desc.h"
 #include "evlog.h"
 #include "filemap.h"
@@ -82,6 +83,7 @@ int SCR_Start_output(const char *name, int flags)
         return SCR_SUCCESS;
     if (!out_check(ctx, "SCR_Start_output", SCR_STATE_IDLE))
         return SCR_FAILURE;
+    crcbg_finish(ctx); /* the last dataset's CRCs, before its files can go */
     if (!(flags & (SCR_FLAG_CHECKPOINT | SCR_FLAG_OUTPUT))) {
         log_err("SCR_Start_output: flags must include SCR_FLAG_CHECKPOINT or "
                 "SCR_FLAG_OUTPUT");
@@ -219,9 +221,9 @@ int SCR_Route_file(const char *name, char *file)
     return rc;
 }
 
-/* size and CRC of each routed file; a routed file that is missing makes the
- * output invalid.  Returns my byte count. */
-static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid)
+/* size and (unless crc is 0) CRC of each routed file; a routed file that is
+ * missing makes the output invalid.  Returns my byte count. */
+static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid, int crc_now)
 {
     uint64_t bytes = 0;
     int n = 0;
@@ -242,13 +244,15 @@ static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid)
             *valid = 0;
             continue;
         }
-        if (io_file_crc(path, &crc, &size, &err) < 0) {
+        size = (uint64_t)st.st_size;
+        if (crc_now && io_file_crc(path, &crc, &size, &err) < 0) {
             log_err("SCR_Complete_output: %s", err.text);
             *valid = 0;
             continue;
         }
         kvtree_util_set_u64(meta, "SIZE", size);
-        kvtree_util_set_crc32(meta, "CRC", crc);
+        if (crc_now)
+            kvtree_util_set_crc32(meta, "CRC", crc);
         kvtree_util_set_int(meta, "COMPLETE", *valid);
         bytes += size;
     }
@@ -286,7 +290,10 @@ int SCR_Complete_output(int valid)
     if (!out_check(ctx, "SCR_Complete_output", SCR_STATE_OUTPUT))
         return SCR_FAILURE;
     int id = ctx->out.id, mine = valid != 0, all;
-    uint64_t bytes = out_finish_files(ctx, &mine), total = 0;
+    /* SINGLE reads nothing at completion: its CRC pass can run behind */
+    int crc_later =
+        ctx->out.rd->type == RED_SINGLE && config_get_int(ctx->cfg, "SCR_CRC_ASYNC", 1);
+    uint64_t bytes = out_finish_files(ctx, &mine, !crc_later), total = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
     MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
     scr_error_t err = {""};
@@ -307,6 +314,13 @@ int SCR_Complete_output(int valid)
         cache_delete_dset(ctx, id);
     } else {
         cache_evict(ctx, &ctx->stores[ctx->out.rd->store], 0);
+        if (crc_later && crcbg_start(ctx, id) < 0) {
+            /* no thread: the pass runs here after all */
+            int again = 1;
+            out_finish_files(ctx, &again, 1);
+            if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+                log_err("SCR_Complete_output: %s", err.text);
+        }
         log_dbg(1, "dataset %d (%s): %llu bytes in %.3f s, %s", id, ctx->out.name,
                 (unsigned long long)total, secs, desc_type_name(ctx->out.rd->type));
     }

@@ -17,6 +17,7 @@
 #include "evlog.h"
 #include "filemap.h"
 #include "flow.h"
+#include "crcbg.h"
 #include "flush.h"
 #include "io.h"
 #include "kvtree_mpi.h"
@@ -311,6 +312,7 @@ static int flush_begin(scr_ctx_t *ctx, int id, const char *mode, flush_job_t **j
 {
     *j = NULL;
     flush_async_poll(ctx, 1);
+    crcbg_finish(ctx); /* the flush checks the CRCs recorded at completion */
     if (flush_done(ctx, id))
         return 0;
     if (ctx->rank == 0)

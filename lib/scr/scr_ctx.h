@@ -83,6 +83,7 @@ typedef struct {
     int log_fd; /* event log, rank 0 */
     int log_syslog;
     struct flush_async *async; /* background flush in progress, or NULL */
+    struct crcbg *crcbg;       /* background CRC pass in progress, or NULL */
     int flush_every;           /* SCR_FLUSH */
     kvtree_t *halt;            /* rank 0: the halt file as last read */
     double halt_read_at;

@@ -12,6 +12,9 @@
  *   --size BYTES       largest file (default 1 MiB)
  *   --die-in-ckpt S    at step S, every rank dies (SIGKILL) halfway through
  *                      writing its checkpoint
+ *   --die-after-ckpt S right after checkpoint S completes, every rank dies
+ *   --touch-after-ckpt S  right after checkpoint S completes, rank 2 appends
+ *                      a byte to its file 1 (an application bug SCR reports)
  *   --expect-restart S fail unless the run restarts from step S (0: none)
  *   --sleep-ms MS      compute time per step (default 0)
  *   --output 1         at the end, write an output dataset "final" with
@@ -33,10 +36,12 @@
 #include "scr.h"
 
 static struct {
-    int rank, ranks, steps, every, files, die_in, expect, sleep_ms, output, tolerate;
+    int rank, ranks, steps, every, files, die_in, die_after, touch_after, expect,
+        sleep_ms, output, tolerate;
+    char touch[SCR_MAX_FILENAME];
     long size;
 } app = {
-    .steps = 10, .every = 2, .files = 2, .die_in = -1, .expect = -1, .size = 1 << 20};
+    .steps = 10, .every = 2, .files = 2, .die_in = -1, .die_after = -1, .touch_after = -1, .expect = -1, .size = 1 << 20};
 
 static long file_size(int rank, int f)
 {
@@ -84,6 +89,8 @@ static int write_file(int f, int step)
     }
     if (fp && fclose(fp) != 0)
         ok = 0;
+    if (f == 1)
+        snprintf(app.touch, sizeof(app.touch), "%s", path);
     if (!ok && !app.tolerate)
         fail("cannot write", path);
     if (!ok)
@@ -168,6 +175,15 @@ static void checkpoint(int step)
     }
     if (app.rank == 0)
         printf("scr_example: checkpoint %s complete\n", name);
+    if (step == app.touch_after && app.rank == 2) {
+        FILE *fp = fopen(app.touch, "ab");
+        if (!fp || fputc('!', fp) == EOF || fclose(fp) != 0)
+            fail("cannot append to", app.touch);
+    }
+    if (step == app.die_after) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        raise(SIGKILL);
+    }
 }
 
 /* an output dataset: goes to the prefix, is never restarted from */
@@ -205,6 +221,10 @@ static void parse(int argc, char **argv)
             app.size = v;
         else if (!strcmp(argv[i], "--die-in-ckpt"))
             app.die_in = (int)v;
+        else if (!strcmp(argv[i], "--die-after-ckpt"))
+            app.die_after = (int)v;
+        else if (!strcmp(argv[i], "--touch-after-ckpt"))
+            app.touch_after = (int)v;
         else if (!strcmp(argv[i], "--expect-restart"))
             app.expect = (int)v;
         else if (!strcmp(argv[i], "--sleep-ms"))

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -95,6 +96,10 @@ static void crcbg_record(scr_ctx_t *ctx, struct crcbg *b)
         uint64_t size;
         if (!meta || kvtree_util_get_u64(meta, "SIZE", &size) < 0)
             continue; /* dataset or file forgotten meanwhile */
+        /* the thread may have finished before a late write: look again */
+        struct stat st;
+        if (b->ok[i] && lstat(b->paths[i], &st) == 0 && (uint64_t)st.st_size != size)
+            b->sizes[i] = (uint64_t)st.st_size;
         if (!b->ok[i])
             log_err("dataset %d: CRC32 of %s: %s", b->id, b->paths[i], b->why[i]);
         else if (b->sizes[i] != size)

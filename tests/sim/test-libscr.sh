@@ -11,6 +11,9 @@
 #      falls back to the older checkpoint)
 #  (e) every rank killed in the middle of a checkpoint: the next run restarts
 #      from the previous complete one
+#  (f) SINGLE, whose CRC pass runs after SCR_Complete_output returns: killed
+#      before it lands (restart by sizes), a file changed after completion
+#      (reported, not vouched for, the restart falls back), SCR_CRC_ASYNC=0
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1") scheme=$2
 out=$(mktemp -d)
@@ -93,4 +96,31 @@ check "$scheme (e): next run restarts from step 4" \
 	sim_run "$out/e2" "$ALL" "$ex" --steps 8 --size 300000 --expect-restart 4
 check "$scheme (e): the partial checkpoint is discarded" \
 	has "$out/e2" "dataset 3 \(step.6\) was never completed"
+# ---- (f) SINGLE: the CRC32 pass behind SCR_Complete_output ----
+if [ "$scheme" = SINGLE ]; then
+	sim_setup 4
+	sim_run "$out/f1" "$ALL" "$ex" --steps 6 --size 300000 --die-after-ckpt 4
+	rc=$?
+	check "(f): killed right after checkpoint 4 completed (status $rc)" test $rc -ne 0 -a $rc -ne 124
+	check "(f): restart from step 4 all the same (sizes checked)" \
+		sim_run "$out/f2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 4
+	check "(f): every byte verified" has "$out/f2" "restarted from step.4, every byte verified"
+
+	sim_setup 4
+	check "(f): a run whose rank 2 appends to checkpoint 4 after completing it" \
+		sim_run "$out/f3" "$ALL" "$ex" --steps 4 --size 300000 --touch-after-ckpt 4
+	check "(f): the change is reported, no CRC32 recorded for it" \
+		has "$out/f3" "rank_2_f1.dat changed after SCR_Complete_output \(150018 bytes, recorded 150017\)"
+	check "(f): the next run does not trust it and falls back to step 2" \
+		sim_run "$out/f4" "$ALL" "$ex" --steps 4 --size 300000 --expect-restart 2
+	check "(f): the size check names the file" has "$out/f4" "rank_2_f1.dat: size 150018, expected 150017"
+
+	sim_setup 4
+	sim_run "$out/f5" "$ALL" -x SCR_CRC_ASYNC=0 "$ex" --steps 4 --size 300000 --die-after-ckpt 4
+	victim=$(find "/dev/shm/scr-sim.$(basename "$sim_dir")/node2" -path '*scr.dataset.2/ckpt/rank_2_f1.dat')
+	printf '\xff' | dd of="$victim" bs=1 seek=1000 conv=notrunc status=none
+	check "(f): SCR_CRC_ASYNC=0 records the CRC32 inside SCR_Complete_output: a flip after a crash there falls back to step 2" \
+		sim_run "$out/f6" "$ALL" "$ex" --steps 4 --size 300000 --expect-restart 2
+	check "(f): caught by CRC32" has "$out/f6" "rank_2_f1.dat: CRC32 mismatch"
+fi
 finish

@@ -290,10 +290,12 @@ int SCR_Complete_output(int valid)
     if (!out_check(ctx, "SCR_Complete_output", SCR_STATE_OUTPUT))
         return SCR_FAILURE;
     int id = ctx->out.id, mine = valid != 0, all;
-    /* SINGLE reads nothing at completion: its CRC pass can run behind */
-    int crc_later =
-        ctx->out.rd->type == RED_SINGLE && config_get_int(ctx->cfg, "SCR_CRC_ASYNC", 1);
-    uint64_t bytes = out_finish_files(ctx, &mine, !crc_later), total = 0;
+    /* SINGLE reads nothing at completion: its CRC pass can run behind;
+     * PARTNER computes the CRCs while it copies */
+    red_type_t type = ctx->out.rd->type;
+    int crc_later = type == RED_SINGLE && config_get_int(ctx->cfg, "SCR_CRC_ASYNC", 1);
+    int crc_now = !crc_later && type != RED_PARTNER;
+    uint64_t bytes = out_finish_files(ctx, &mine, crc_now), total = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
     MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
     scr_error_t err = {""};

@@ -2,7 +2,9 @@
  * (guide 2.10.2).  The set holds one process per failure group, so a process
  * and its partner do not fail together.  Copies live in
  * <dataset>/.partner.<rank>/ and are recorded in the filemap under RANK
- * <rank>; a restart finds them like any other copy of rank's files.
+ * <rank>; a restart finds them like any other copy of rank's files.  The
+ * copy reads each file once: the CRC32 recorded for it is computed on the
+ * way (SCR_Complete_output leaves it to us).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,7 @@ int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir
     if (rc == 0) {
         pr.complete = 1;
         partner_record(recv, dir, &pr);
+        red_record_crcs(ctx, id, list);
     }
     kvtree_delete(&list);
     kvtree_delete(&recv);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crcseg.h"
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "path.h"
@@ -79,21 +80,25 @@ void xfer_close(xfer_open_t *o)
     memset(o, 0, sizeof(*o));
 }
 
-/* after receiving: exact sizes, and CRCs where the sender knew them */
-static int xfer_verify(const kvtree_t *recv, const xfer_open_t *o, scr_error_t *err)
+/* after receiving: exact sizes, and the CRC of what arrived against what
+ * the sender read (crcs: have/value pairs) and any CRC its list recorded */
+static int xfer_verify(kvtree_t *recv, const xfer_open_t *o, const crcseg_t *got,
+                       const uint32_t *crcs, scr_error_t *err)
 {
     for (int i = 0; i < o->n; i++) {
         if (ftruncate(o->fds[i], (off_t)o->sizes[i]) < 0 || fsync(o->fds[i]) < 0)
             return errprintf(err, "write %s: %s", o->names[i], strerror(errno));
-        uint32_t want, got;
+        uint32_t want, crc;
         kvtree_t *meta = kvtree_getf(recv, "%d", i);
-        if (kvtree_util_get_crc32(meta, "CRC", &want) == 0) {
-            if (io_file_crc(o->names[i], &got, NULL, err) < 0)
-                return -1;
-            if (got != want)
-                return errprintf(err, "%s: CRC32 0x%08x after transfer, expected 0x%08x",
-                                 o->names[i], got, want);
-        }
+        if (crcseg_file(got, i, &crc) < 0 && io_file_crc(o->names[i], &crc, NULL, err) < 0)
+            return -1;
+        if (crcs[2 * i] && crcs[2 * i + 1] != crc)
+            return errprintf(err, "%s: CRC32 0x%08x after transfer, sent 0x%08x",
+                             o->names[i], crc, crcs[2 * i + 1]);
+        if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != crc)
+            return errprintf(err, "%s: CRC32 0x%08x after transfer, expected 0x%08x",
+                             o->names[i], crc, want);
+        kvtree_util_set_crc32(meta, "CRC", crc);
     }
     return 0;
 }
@@ -108,43 +113,95 @@ static uint64_t xfer_total(const kvtree_t *list)
     return total;
 }
 
-/* Move the bytes.  Both sides loop until their own totals are done.  A side
- * whose files did not open (*sok, *rok == 0) sends zeros or discards, so its
- * peer is never left waiting; read and write errors clear the flags. */
-static void xfer_stream(MPI_Comm comm, int dest, const xfer_open_t *so, uint64_t stotal,
-                        int *sok, int src, const xfer_open_t *ro, uint64_t rtotal,
-                        int *rok, size_t bufsize, scr_error_t *err)
+typedef struct {
+    MPI_Comm comm;
+    int peer;
+    const xfer_open_t *o;
+    uint64_t total;
+    int *ok;
+    crcseg_t *crc;
+    char *buf[2];
+    MPI_Request req[2];
+} xfer_side_t;
+
+static int xfer_count(const xfer_side_t *x, uint64_t off, size_t bufsize)
 {
-    io_concat_t sc = {so->n, so->fds, so->names, so->sizes};
-    io_concat_t rc = {ro->n, ro->fds, ro->names, ro->sizes};
-    char *sbuf = malloc(bufsize), *rbuf = malloc(bufsize);
-    if (!sbuf || !rbuf)
-        MPI_Abort(comm, 1);
-    for (uint64_t off = 0; off < stotal || off < rtotal; off += bufsize) {
-        int scount =
-            off < stotal ? (int)(stotal - off < bufsize ? stotal - off : bufsize) : 0;
-        int rcount =
-            off < rtotal ? (int)(rtotal - off < bufsize ? rtotal - off : bufsize) : 0;
-        if (scount && (!*sok || io_read_pad_n(&sc, sbuf, (size_t)scount, off, err) < 0)) {
-            memset(sbuf, 0, (size_t)scount);
-            *sok = 0;
-        }
-        MPI_Sendrecv(sbuf, scount, MPI_BYTE, scount ? dest : MPI_PROC_NULL, XFER_TAG,
-                     rbuf, rcount, MPI_BYTE, rcount ? src : MPI_PROC_NULL, XFER_TAG, comm,
-                     MPI_STATUS_IGNORE);
-        if (rcount && *rok && io_write_pad_n(&rc, rbuf, (size_t)rcount, off, err) < 0)
-            *rok = 0;
-    }
-    free(sbuf);
-    free(rbuf);
+    return off < x->total ? (int)(x->total - off < bufsize ? x->total - off : bufsize) : 0;
 }
 
-int xfer_files(MPI_Comm comm, int dest, const kvtree_t *send, int src,
-               const char *recv_dir, kvtree_t *recv, size_t bufsize, xfer_hook_fn hook,
-               void *arg, scr_error_t *err)
+/* piece k of the receive side has arrived: checksum and write it */
+static void xfer_land(xfer_side_t *r, int k, uint64_t off, int n, scr_error_t *err)
+{
+    io_concat_t c = {r->o->n, r->o->fds, r->o->names, r->o->sizes};
+    MPI_Wait(&r->req[k], MPI_STATUS_IGNORE);
+    if (n && *r->ok) {
+        crcseg_update(r->crc, off, r->buf[k], (size_t)n);
+        if (io_write_pad_n(&c, r->buf[k], (size_t)n, off, err) < 0)
+            *r->ok = 0;
+    }
+}
+
+/* Move the bytes, checksumming both ends as they pass, with two pieces in
+ * flight so reading and writing overlap the transfer.  Both sides loop
+ * until their own totals are done.  A side whose files did not open (*ok ==
+ * 0) sends zeros or discards, so its peer is never left waiting; read and
+ * write errors clear the flags. */
+static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_error_t *err)
+{
+    io_concat_t sc = {s->o->n, s->o->fds, s->o->names, s->o->sizes};
+    for (int k = 0; k < 2; k++) {
+        s->buf[k] = malloc(bufsize);
+        r->buf[k] = malloc(bufsize);
+        s->req[k] = r->req[k] = MPI_REQUEST_NULL;
+        if (!s->buf[k] || !r->buf[k])
+            MPI_Abort(s->comm, 1);
+    }
+    uint64_t off = 0, end = s->total > r->total ? s->total : r->total;
+    for (int i = 0; off < end; i++, off += bufsize) {
+        int k = i & 1, sn = xfer_count(s, off, bufsize), rn = xfer_count(r, off, bufsize);
+        MPI_Wait(&s->req[k], MPI_STATUS_IGNORE); /* piece i-2 is out */
+        if (sn && (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, err) < 0)) {
+            memset(s->buf[k], 0, (size_t)sn);
+            *s->ok = 0;
+        }
+        if (sn && *s->ok)
+            crcseg_update(s->crc, off, s->buf[k], (size_t)sn);
+        MPI_Irecv(r->buf[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG, r->comm,
+                  &r->req[k]);
+        MPI_Isend(s->buf[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG, s->comm,
+                  &s->req[k]);
+        if (i > 0)
+            xfer_land(r, k ^ 1, off - bufsize, xfer_count(r, off - bufsize, bufsize), err);
+    }
+    if (off > 0)
+        xfer_land(r, (int)((off / bufsize - 1) & 1), off - bufsize,
+                  xfer_count(r, off - bufsize, bufsize), err);
+    MPI_Waitall(2, s->req, MPI_STATUSES_IGNORE);
+    for (int k = 0; k < 2; k++) {
+        free(s->buf[k]);
+        free(r->buf[k]);
+    }
+}
+
+/* sender's word after the stream: ok, then have/CRC of each file it read */
+static uint32_t *xfer_sent_crcs(int ok, const crcseg_t *c, int n)
+{
+    uint32_t *w = calloc(2 * (size_t)n + 1, sizeof(uint32_t));
+    if (!w)
+        return NULL;
+    w[0] = (uint32_t)ok;
+    for (int i = 0; ok && i < n; i++)
+        w[1 + 2 * i] = crcseg_file(c, i, &w[2 + 2 * i]) == 0;
+    return w;
+}
+
+int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
+               kvtree_t *recv, size_t bufsize, xfer_hook_fn hook, void *arg,
+               scr_error_t *err)
 {
     xfer_open_t so = {0}, ro = {0};
-    int sok = 1, rok = 1, peer_ok = 1;
+    crcseg_t scrc = {0}, rcrc = {0};
+    int sok = 1, rok = 1;
     if (kvtree_sendrecv(send, dest, recv, src, comm) < 0)
         return errprintf(err, "cannot exchange file lists");
     if (dest != MPI_PROC_NULL && xfer_open(send, NULL, &so, err) < 0)
@@ -154,19 +211,37 @@ int xfer_files(MPI_Comm comm, int dest, const kvtree_t *send, int src,
     if (src != MPI_PROC_NULL && rok &&
         xfer_open(recv, recv_dir, &ro, sok ? err : NULL) < 0)
         rok = 0;
+    if (sok && crcseg_init(&scrc, so.n, so.sizes, 0) < 0)
+        sok = errprintf(err, "out of memory") == 0;
+    if (rok && crcseg_init(&rcrc, ro.n, ro.sizes, 0) < 0)
+        rok = errprintf(err, "out of memory") == 0;
     uint64_t stotal = dest == MPI_PROC_NULL ? 0 : xfer_total(send);
     uint64_t rtotal = src == MPI_PROC_NULL ? 0 : xfer_total(recv);
-    xfer_stream(comm, dest, &so, stotal, &sok, src, &ro, rtotal, &rok, bufsize,
-                sok && rok ? err : NULL);
-    /* tell the receiver whether what it got is real */
-    MPI_Sendrecv(&sok, 1, MPI_INT, dest, XFER_TAG + 1, &peer_ok, 1, MPI_INT, src,
-                 XFER_TAG + 1, comm, MPI_STATUS_IGNORE);
-    if (src != MPI_PROC_NULL && !peer_ok && rok) {
+    xfer_side_t sx = {comm, dest, &so, stotal, &sok, &scrc, {0}, {0}};
+    xfer_side_t rx = {comm, src, &ro, rtotal, &rok, &rcrc, {0}, {0}};
+    xfer_stream(&sx, &rx, bufsize, sok && rok ? err : NULL);
+    /* tell the receiver whether what it got is real, and what it was */
+    int ns = dest == MPI_PROC_NULL ? 0 : kvtree_size(send);
+    int nr = src == MPI_PROC_NULL ? 0 : kvtree_size(recv);
+    uint32_t *mine = xfer_sent_crcs(sok, &scrc, ns);
+    uint32_t *theirs = calloc(2 * (size_t)nr + 1, sizeof(uint32_t));
+    if (!mine || !theirs)
+        MPI_Abort(comm, 1);
+    MPI_Sendrecv(mine, 2 * ns + 1, MPI_UINT32_T, dest, XFER_TAG + 1, theirs, 2 * nr + 1,
+                 MPI_UINT32_T, src, XFER_TAG + 1, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; sok && i < ns; i++) /* the sender learns its own CRCs */
+        if (mine[1 + 2 * i])
+            kvtree_util_set_crc32(kvtree_getf(send, "%d", i), "CRC", mine[2 + 2 * i]);
+    if (src != MPI_PROC_NULL && !theirs[0] && rok) {
         errprintf(err, "rank %d could not read the files it sent", src);
         rok = 0;
     }
-    if (rok && src != MPI_PROC_NULL && xfer_verify(recv, &ro, err) < 0)
+    if (rok && src != MPI_PROC_NULL && xfer_verify(recv, &ro, &rcrc, theirs + 1, err) < 0)
         rok = 0;
+    free(mine);
+    free(theirs);
+    crcseg_free(&scrc);
+    crcseg_free(&rcrc);
     xfer_close(&so);
     xfer_close(&ro);
     return sok && rok ? 0 : -1;

@@ -5,7 +5,7 @@
  * of pairs (restart distribution) move data without deadlock.  Files flow as
  * one logical concatenation in pieces of bufsize bytes.  The receiver writes
  * below its own directory, only to safe relative paths, and checks each
- * file's CRC32 against the sender's record.
+ * file's CRC32 against what the sender read and the sender's record.
  *
  * A file list is a kvtree "<index>" -> meta, where meta has PATH (the
  * sender's local path), REL (path below the dataset directory), SIZE and
@@ -24,9 +24,13 @@
 /* called with the received list, before any received file is created */
 typedef int (*xfer_hook_fn)(const kvtree_t *recv, const char *recv_dir, void *arg);
 
-int xfer_files(MPI_Comm comm, int dest, const kvtree_t *send, int src,
-               const char *recv_dir, kvtree_t *recv, size_t bufsize, xfer_hook_fn hook,
-               void *arg, scr_error_t *err);
+/* Both ends checksum the bytes as they pass: the receiver compares what
+ * arrived with what the sender read (and any CRC in the list), without
+ * reading the files again, and on success each file of send and recv has
+ * its CRC set. */
+int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
+               kvtree_t *recv, size_t bufsize, xfer_hook_fn hook, void *arg,
+               scr_error_t *err);
 
 /* open every file of a list for reading (or writing below dir when dir is
  * not NULL), filling an io concatenation; returns 0 or -1 */

@@ -120,24 +120,30 @@ static void cp_fsync(const char *src, const char *dst)
     close(fd);
 }
 
-/* seconds of this job's ok events of one kind, from SCR's event log */
-static int log_secs(const char *event, double *v, int max)
+/* values of key= in this job's ok events of one kind, from SCR's event log */
+static int log_values(const char *event, const char *key, double *v, int max)
 {
-    char line[2048], want[128], job[128];
+    char line[2048], want[128], job[128], field[64];
     const char *id = getenv("SCR_JOB_ID");
     int n = 0;
     FILE *fp = fopen(".scr/log", "r");
     snprintf(want, sizeof(want), "event=%s ", event);
     snprintf(job, sizeof(job), "job=%s ", id ? id : "");
+    snprintf(field, sizeof(field), " %s=", key);
     while (fp && n < max && fgets(line, sizeof(line), fp)) {
-        const char *s = strstr(line, " secs=");
+        const char *s = strstr(line, field);
         if (strstr(line, want) && strstr(line, job) && strstr(line, "ok=1") && s &&
             !strstr(line, "lost_ranks=0 "))
-            v[n++] = atof(s + 6);
+            v[n++] = atof(s + strlen(field));
     }
     if (fp)
         fclose(fp);
     return n;
+}
+
+static int log_secs(const char *event, double *v, int max)
+{
+    return log_values(event, "secs", v, max);
 }
 
 static void file_name(int f, char *buf, size_t len)
@@ -306,14 +312,21 @@ static void phase_fetch(void)
     }
     double cp = slowest(now() - t0);
     SCR_Finalize();
-    double fetch[MAXREPS], ratio;
+    double fetch[MAXREPS], prot[MAXREPS], ratio, copy, total;
     int nf = b.rank == 0 ? log_secs("FETCH", fetch, MAXREPS) : 0;
-    if (nf > 0) {
-        fetch[0] = fetch[nf - 1];
-        ratio = cp / fetch[0];
-        emit("fetch", fetch, 1, "s");
+    int np = b.rank == 0 ? log_values("FETCH", "protect", prot, MAXREPS) : 0;
+    if (nf > 0 && np == nf) {
+        /* the fetch proper (read, CRC check, write to cache), then the
+         * redundancy encode that protects the fetched checkpoint */
+        copy = fetch[nf - 1] - prot[np - 1];
+        ratio = cp / copy;
+        total = cp / fetch[nf - 1];
+        emit("fetch", &fetch[nf - 1], 1, "s");
+        emit("fetch_copy", &copy, 1, "s");
+        emit("fetch_protect", &prot[np - 1], 1, "s");
         emit("cp_from_prefix", &cp, 1, "s");
         emit("fetch_bw_over_cp", &ratio, 1, "x");
+        emit("fetch_total_bw_over_cp", &total, 1, "x");
     }
 }
 

@@ -121,7 +121,8 @@ static int fetch_summary(scr_ctx_t *ctx, fetch_job_t *j, kvtree_t *summary)
     return 0;
 }
 
-static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes)
+static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes,
+                     double *protect)
 {
     fetch_job_t j = {.ctx = ctx, .id = id};
     scr_error_t err = {""};
@@ -151,8 +152,10 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes)
     int ok = flow_run(ctx->comm, width, fetch_copy, &j);
     if (agree_first_failure(ctx->comm, j.err.text[0] != '\0') == ctx->rank)
         log_err("fetch of dataset %d failed: %s", id, j.err.text);
-    if (ok)
+    double t0 = scr_now();
+    if (ok) /* a fetched checkpoint is protected like a new one */
         ok = red_apply(ctx, rd, id, j.dir, &err) == 0;
+    *protect = scr_now() - t0;
     if (!ok) {
         cache_delete_dset(ctx, id);
         goto out;
@@ -183,7 +186,8 @@ int fetch_sync(scr_ctx_t *ctx)
             break;
         double t0 = scr_now();
         uint64_t bytes = 0;
-        if (fetch_one(ctx, id, dir, &bytes) == 0) {
+        double protect = 0;
+        if (fetch_one(ctx, id, dir, &bytes, &protect) == 0) {
             if (ctx->rank == 0) {
                 double secs = scr_now() - t0;
                 index_mark_fetched(ctx->prefix, id, dir, NULL);
@@ -193,8 +197,9 @@ int fetch_sync(scr_ctx_t *ctx)
                     "restart from the prefix: dataset %d fetched from %s/%s, %llu bytes "
                     "in %.3f s",
                     id, ctx->prefix, dir, (unsigned long long)bytes, secs);
-                evlog_event(ctx, "FETCH", "dset=%d dir=%s bytes=%llu secs=%.3f ok=1", id,
-                            dir, (unsigned long long)bytes, secs);
+                evlog_event(ctx, "FETCH",
+                            "dset=%d dir=%s bytes=%llu secs=%.3f protect=%.3f ok=1", id,
+                            dir, (unsigned long long)bytes, secs, protect);
             }
             found = id;
             break;

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "desc.h"
+#include "crc32.h"
+#include "crcseg.h"
 #include "ec.h"
 #include "ec_file.h"
 #include "filemap.h"
@@ -38,12 +40,17 @@ typedef struct {
     xfer_open_t files; /* my user files */
     int pfd;           /* my redundancy file */
     uint64_t data_off; /* where its chunks start */
+    uint32_t hcrc;     /* CRC32 of the header */
+    crcseg_t pcrc;     /* CRC32 of the chunks as they are written */
+    crcseg_t ucrc;     /* CRC32 of rebuilt user files as they are written */
     char ppath[4200];
 } ec_job_t;
 
 static void ec_job_free(ec_job_t *j)
 {
     ec_code_free(&j->code);
+    crcseg_free(&j->pcrc);
+    crcseg_free(&j->ucrc);
     kvtree_delete(&j->metas);
     xfer_close(&j->files);
     if (j->pfd >= 0)
@@ -134,8 +141,13 @@ static int ec_write_header(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, int
         rc = errprintf(err, "create %s: %s", j->ppath, strerror(errno));
     else if (io_write_full(j->pfd, img, len) < 0)
         rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    j->hcrc = crc32_update(0, img, len);
     free(img);
     j->data_off = len;
+    /* the chunks: m streams of CHUNK bytes, each written in order */
+    uint64_t size = (uint64_t)j->m * j->chunk;
+    if (rc == 0 && crcseg_init(&j->pcrc, 1, &size, j->chunk ? j->chunk : 1) < 0)
+        rc = errprintf(err, "out of memory");
     return rc;
 }
 
@@ -144,10 +156,14 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
                             scr_error_t *err)
 {
     uint32_t crc;
-    uint64_t size;
+    uint64_t size = j->data_off + (uint64_t)j->m * j->chunk;
     if (fsync(j->pfd) < 0)
         return errprintf(err, "fsync %s: %s", j->ppath, strerror(errno));
-    if (io_file_crc(j->ppath, &crc, &size, err) < 0)
+    /* from the bytes as they were written; read back only if they were not
+     * all seen in order */
+    if (crcseg_file(&j->pcrc, 0, &crc) == 0)
+        crc = crcseg_combine(j->hcrc, crc, (uint64_t)j->m * j->chunk);
+    else if (io_file_crc(j->ppath, &crc, &size, err) < 0)
         return -1;
     kvtree_t *meta = kvtree_new();
     kvtree_util_set_str(meta, "TYPE", rd->type == RED_XOR ? FM_TYPE_XOR : FM_TYPE_RS);
@@ -209,10 +225,13 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring, uint64_t of
     double t0 = scr_now();
     ring_xor_reduce_scatter(ring, send, counts, recv, comm);
     double t1 = scr_now();
-    for (int p = 0; p < j->m && rc == 0; p++)
-        if (io_pwrite_full(j->pfd, recv + (size_t)p * (size_t)len, (size_t)len,
+    for (int p = 0; p < j->m && rc == 0; p++) {
+        unsigned char *piece = recv + (size_t)p * (size_t)len;
+        crcseg_update(&j->pcrc, (uint64_t)p * j->chunk + off, piece, (size_t)len);
+        if (io_pwrite_full(j->pfd, piece, (size_t)len,
                            (off_t)(j->data_off + (uint64_t)p * j->chunk + off)) < 0)
             rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    }
     tm->comm += t1 - t0;
     tm->write += scr_now() - t1;
     return rc;
@@ -363,6 +382,8 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
     if (xfer_open(*list, dsetdir, &j->files, err) < 0)
         return -1;
+    if (crcseg_init(&j->ucrc, j->files.n, j->files.sizes, j->chunk ? j->chunk : 1) < 0)
+        return errprintf(err, "out of memory");
     return ec_write_header(ctx, rd, j, id, dset, err);
 }
 
@@ -406,12 +427,15 @@ static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring,
     ring_xor_reduce_scatter(ring, send, counts, recv, comm);
     for (int slot = 0; slot < j->n && lost[j->i] && rc == 0; slot++) {
         unsigned char *piece = recv + (size_t)slot * (size_t)len;
-        if (slot < j->k)
-            rc = io_write_pad_n(&cat, piece, (size_t)len, (uint64_t)slot * j->chunk + off,
-                                err);
-        else if (io_pwrite_full(
-                     j->pfd, piece, (size_t)len,
-                     (off_t)(j->data_off + (uint64_t)(slot - j->k) * j->chunk + off)) < 0)
+        uint64_t at = (uint64_t)(slot - j->k) * j->chunk + off;
+        if (slot < j->k) {
+            uint64_t pos = (uint64_t)slot * j->chunk + off;
+            crcseg_update(&j->ucrc, pos, piece, (size_t)len);
+            rc = io_write_pad_n(&cat, piece, (size_t)len, pos, err);
+            continue;
+        }
+        crcseg_update(&j->pcrc, at, piece, (size_t)len);
+        if (io_pwrite_full(j->pfd, piece, (size_t)len, (off_t)(j->data_off + at)) < 0)
             rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
     }
     return rc;
@@ -460,7 +484,8 @@ static int ec_finish_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         if (ftruncate(j->files.fds[f], (off_t)j->files.sizes[f]) < 0 ||
             fsync(j->files.fds[f]) < 0)
             return errprintf(err, "write %s: %s", j->files.names[f], strerror(errno));
-        if (io_file_crc(j->files.names[f], &got, NULL, err) < 0)
+        if (crcseg_file(&j->ucrc, f, &got) < 0 &&
+            io_file_crc(j->files.names[f], &got, NULL, err) < 0)
             return -1;
         if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != got)
             return errprintf(err, "%s: rebuilt data has CRC32 0x%08x, expected 0x%08x",

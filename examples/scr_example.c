@@ -40,8 +40,14 @@ static struct {
         sleep_ms, output, tolerate;
     char touch[SCR_MAX_FILENAME];
     long size;
-} app = {
-    .steps = 10, .every = 2, .files = 2, .die_in = -1, .die_after = -1, .touch_after = -1, .expect = -1, .size = 1 << 20};
+} app = {.steps = 10,
+         .every = 2,
+         .files = 2,
+         .die_in = -1,
+         .die_after = -1,
+         .touch_after = -1,
+         .expect = -1,
+         .size = 1 << 20};
 
 static long file_size(int rank, int f)
 {

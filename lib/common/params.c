@@ -62,7 +62,8 @@ static const param_info_t table[] = {
     {"SCR_CRC_ON_FLUSH", "1", 0, NULL, "CRC32 files during flush and fetch"},
     {"SCR_FETCH", "1", 0, NULL, "fetch from the prefix when the cache is empty"},
     {"SCR_SCAVENGE_GRACE", "60", 0, NULL,
-     "seconds after an earlier job's last epilog before SCR_Init indexes its scavenged dataset"},
+     "seconds after an earlier job's last epilog before SCR_Init indexes its scavenged "
+     "dataset"},
     {"SCR_FETCH_WIDTH", "256", 0, NULL, "processes reading from the prefix at once"},
     {"SCR_CURRENT", NULL, 0, NULL, "dataset name to restart from"},
     {"SCR_GLOBAL_RESTART", "0", 0, NULL, "restart through the PFS (no cache rebuild)"},

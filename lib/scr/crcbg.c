@@ -116,7 +116,7 @@ static void crcbg_record(scr_ctx_t *ctx, struct crcbg *b)
         log_err("%s", err.text);
     if (ctx->rank == 0)
         evlog_event(ctx, "CRC", "dset=%d files=%d secs=%.3f ok=%d", b->id, b->n,
-                     b->t1 - b->t0, bad == 0);
+                    b->t1 - b->t0, bad == 0);
 }
 
 void crcbg_finish(scr_ctx_t *ctx)

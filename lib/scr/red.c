@@ -36,7 +36,8 @@ void red_record_crcs(scr_ctx_t *ctx, int id, const kvtree_t *list)
     for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
         uint32_t crc;
         kvtree_t *m = kvtree_elem_tree(e);
-        kvtree_t *fm = filemap_file(ctx->filemap, id, ctx->rank, kvtree_get_val(m, "PATH"));
+        kvtree_t *fm =
+            filemap_file(ctx->filemap, id, ctx->rank, kvtree_get_val(m, "PATH"));
         if (fm && kvtree_util_get_crc32(m, "CRC", &crc) == 0)
             kvtree_util_set_crc32(fm, "CRC", crc);
     }

@@ -303,7 +303,6 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
 
 /* ---- recovery ---- */
 
-
 /* what a survivor knows: META of itself and its left neighbours, CHUNK, DSET */
 static kvtree_t *ec_knowledge(ec_job_t *j, const kvtree_t *h)
 {

@@ -90,7 +90,8 @@ static int xfer_verify(kvtree_t *recv, const xfer_open_t *o, const crcseg_t *got
             return errprintf(err, "write %s: %s", o->names[i], strerror(errno));
         uint32_t want, crc;
         kvtree_t *meta = kvtree_getf(recv, "%d", i);
-        if (crcseg_file(got, i, &crc) < 0 && io_file_crc(o->names[i], &crc, NULL, err) < 0)
+        if (crcseg_file(got, i, &crc) < 0 &&
+            io_file_crc(o->names[i], &crc, NULL, err) < 0)
             return -1;
         if (crcs[2 * i] && crcs[2 * i + 1] != crc)
             return errprintf(err, "%s: CRC32 0x%08x after transfer, sent 0x%08x",
@@ -126,7 +127,8 @@ typedef struct {
 
 static int xfer_count(const xfer_side_t *x, uint64_t off, size_t bufsize)
 {
-    return off < x->total ? (int)(x->total - off < bufsize ? x->total - off : bufsize) : 0;
+    return off < x->total ? (int)(x->total - off < bufsize ? x->total - off : bufsize)
+                          : 0;
 }
 
 /* piece k of the receive side has arrived: checksum and write it */
@@ -166,12 +168,13 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
         }
         if (sn && *s->ok)
             crcseg_update(s->crc, off, s->buf[k], (size_t)sn);
-        MPI_Irecv(r->buf[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG, r->comm,
-                  &r->req[k]);
-        MPI_Isend(s->buf[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG, s->comm,
-                  &s->req[k]);
+        MPI_Irecv(r->buf[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG,
+                  r->comm, &r->req[k]);
+        MPI_Isend(s->buf[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG,
+                  s->comm, &s->req[k]);
         if (i > 0)
-            xfer_land(r, k ^ 1, off - bufsize, xfer_count(r, off - bufsize, bufsize), err);
+            xfer_land(r, k ^ 1, off - bufsize, xfer_count(r, off - bufsize, bufsize),
+                      err);
     }
     if (off > 0)
         xfer_land(r, (int)((off / bufsize - 1) & 1), off - bufsize,

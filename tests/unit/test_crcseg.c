@@ -40,7 +40,8 @@ static int check_layout(int nfiles, const uint64_t *sizes, int k, uint64_t piece
     uint64_t at = 0;
     for (int f = 0; good && f < nfiles; f++) {
         uint32_t got;
-        good = crcseg_file(&c, f, &got) == 0 && got == crc32_update(0, all + at, sizes[f]);
+        good =
+            crcseg_file(&c, f, &got) == 0 && got == crc32_update(0, all + at, sizes[f]);
         at += sizes[f];
     }
     crcseg_free(&c);

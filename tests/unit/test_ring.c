@@ -56,11 +56,13 @@ int main(int argc, char **argv)
     fails += check(MPI_COMM_WORLD, c, "equal 64 KiB blocks"), t++;
     for (int i = 0; i < n; i++)
         c[i] = 1000003 + (size_t)i * 8;
-    fails += check(MPI_COMM_WORLD, c, "blocks of about 1 MB, odd sizes (unaligned tails)"),
+    fails +=
+        check(MPI_COMM_WORLD, c, "blocks of about 1 MB, odd sizes (unaligned tails)"),
         t++;
     for (int i = 0; i < n; i++)
         c[i] = i == n / 2 ? 300017 : 0;
-    fails += check(MPI_COMM_WORLD, c, "one process receives, the rest nothing (recovery)"),
+    fails +=
+        check(MPI_COMM_WORLD, c, "one process receives, the rest nothing (recovery)"),
         t++;
     for (int i = 0; i < n; i++)
         c[i] = (size_t)(i % 3) * 4099;

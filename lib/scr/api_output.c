@@ -291,10 +291,10 @@ int SCR_Complete_output(int valid)
         return SCR_FAILURE;
     int id = ctx->out.id, mine = valid != 0, all;
     /* SINGLE reads nothing at completion: its CRC pass can run behind;
-     * PARTNER computes the CRCs while it copies */
+     * PARTNER, XOR and RS compute the CRCs from the bytes they read */
     red_type_t type = ctx->out.rd->type;
     int crc_later = type == RED_SINGLE && config_get_int(ctx->cfg, "SCR_CRC_ASYNC", 1);
-    int crc_now = !crc_later && type != RED_PARTNER;
+    int crc_now = !crc_later && type == RED_SINGLE;
     uint64_t bytes = out_finish_files(ctx, &mine, crc_now), total = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
     MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);

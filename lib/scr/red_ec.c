@@ -42,7 +42,8 @@ typedef struct {
     uint64_t data_off; /* where its chunks start */
     uint32_t hcrc;     /* CRC32 of the header */
     crcseg_t pcrc;     /* CRC32 of the chunks as they are written */
-    crcseg_t ucrc;     /* CRC32 of rebuilt user files as they are written */
+    crcseg_t ucrc;     /* CRC32 of user files as the encode reads them, or as
+                          a recovery writes them */
     char ppath[4200];
 } ec_job_t;
 
@@ -81,6 +82,10 @@ static kvtree_t *ec_current(int rank, const kvtree_t *list)
         kvtree_t *m = kvtree_setf(cur, kvtree_dup(kvtree_elem_tree(e)), "FILE %s",
                                   kvtree_elem_key(e));
         kvtree_unset(m, "PATH");
+        /* until the encode has read the file: same width as the real one,
+         * so the header keeps its size when rewritten (ec_finish_header) */
+        if (!kvtree_get(m, "CRC"))
+            kvtree_util_set_crc32(m, "CRC", 0);
     }
     return cur;
 }
@@ -207,9 +212,10 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring, uint64_t of
         int s, t;
         ec_slot_symbol(&j->code, j->i, q, &s, &t);
         double t0 = scr_now();
-        if (rc == 0 &&
-            io_read_pad_n(&cat, data, (size_t)len, (uint64_t)q * j->chunk + off, err) < 0)
+        uint64_t pos = (uint64_t)q * j->chunk + off;
+        if (rc == 0 && io_read_pad_n(&cat, data, (size_t)len, pos, err) < 0)
             rc = -1;
+        crcseg_update(&j->ucrc, pos, data, (size_t)len);
         double t1 = scr_now();
         unsigned char *outs[32];
         for (int p = 0; p < j->m; p++)
@@ -267,6 +273,49 @@ static int ec_encode(ec_job_t *j, MPI_Comm comm, size_t bufsize, scr_error_t *er
     return rc;
 }
 
+/* After the encode: every file's CRC32 from the bytes it read (checked
+ * against a CRC recorded earlier, as after a fetch), shared with the set,
+ * and the header rewritten in place with them.  Collective over the set. */
+static int ec_finish_header(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, int ok,
+                            kvtree_t *list, const kvtree_t *dset, scr_error_t *err)
+{
+    for (int f = 0; ok && f < j->files.n; f++) {
+        kvtree_t *m = kvtree_getf(list, "%d", f);
+        uint32_t crc, want;
+        if (crcseg_file(&j->ucrc, f, &crc) < 0 &&
+            io_file_crc(j->files.names[f], &crc, NULL, err) < 0)
+            ok = 0;
+        else if (kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
+            ok = errprintf(err, "%s: CRC32 0x%08x while encoding, recorded 0x%08x",
+                           j->files.names[f], crc, want) == 0;
+        else
+            kvtree_util_set_crc32(m, "CRC", crc);
+    }
+    kvtree_t *cur = ec_current(ctx->rank, list);
+    kvtree_delete(&j->metas);
+    j->metas = kvtree_new();
+    kvtree_allgather(cur, j->metas, rd->comm);
+    kvtree_delete(&cur);
+    if (!red_all(rd->comm, ok))
+        return -1;
+    kvtree_t *h = ec_header(ctx, rd, j, dset);
+    void *img = NULL;
+    size_t len = 0;
+    int rc = kvtree_file_image(h, &img, &len);
+    kvtree_delete(&h);
+    if (rc < 0)
+        rc = errprintf(err, "out of memory");
+    else if (len != j->data_off)
+        rc = errprintf(err, "%s: header grew from %llu to %zu bytes", j->ppath,
+                       (unsigned long long)j->data_off, len);
+    else if (io_pwrite_full(j->pfd, img, len, 0) < 0)
+        rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    else
+        j->hcrc = crc32_update(0, img, len);
+    free(img);
+    return rc;
+}
+
 int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
                  scr_error_t *err)
 {
@@ -287,15 +336,21 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     /* chunks in whole 8-byte words: the reduction then XORs 64-bit words */
     j.chunk = (max + (uint64_t)j.k - 1) / (uint64_t)j.k;
     j.chunk = (j.chunk + 7) & ~(uint64_t)7;
+    kvtree_t *dset = filemap_get_desc(ctx->filemap, id, "DSETDESC");
     int ok = xfer_open(list, NULL, &j.files, err) == 0;
-    ok = ok && ec_write_header(ctx, rd, &j, id,
-                               filemap_get_desc(ctx->filemap, id, "DSETDESC"), err) == 0;
+    if (ok && crcseg_init(&j.ucrc, j.files.n, j.files.sizes, j.chunk ? j.chunk : 1) < 0)
+        ok = errprintf(err, "out of memory") == 0;
+    ok = ok && ec_write_header(ctx, rd, &j, id, dset, err) == 0;
     /* every member must take part in every piece, ready or not */
     int all = red_all(rd->comm, ok);
     if (all && ec_encode(&j, rd->comm, ctx->buf_size, err) < 0)
         ok = 0;
+    if (all && ec_finish_header(ctx, rd, &j, ok, list, dset, err) < 0)
+        ok = 0;
     if (all && ok && ec_record_parity(ctx, rd, &j, id, err) < 0)
         ok = 0;
+    if (all && ok)
+        red_record_crcs(ctx, id, list);
     kvtree_delete(&list);
     ec_job_free(&j);
     return all && ok ? 0 : -1;

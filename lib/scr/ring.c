@@ -13,7 +13,6 @@
 int ring_init(ring_t *r, size_t cap)
 {
     memset(r, 0, sizeof(*r));
-    r->cap = cap;
     for (int i = 0; i < 3; i++) {
         void *p = NULL;
         if (posix_memalign(&p, RING_ALIGN, cap ? cap : RING_ALIGN) != 0) {
@@ -33,8 +32,9 @@ void ring_free(ring_t *r)
     }
 }
 
-void ring_xor(unsigned char *dst, const unsigned char *a, const unsigned char *b,
-              size_t len)
+/* dst = a ^ b over len bytes (ISA-L for the aligned bulk) */
+static void ring_xor(unsigned char *dst, const unsigned char *a, const unsigned char *b,
+                     size_t len)
 {
     size_t bulk = 0;
     /* ISA-L wants 32-byte aligned vectors; the tail goes word by word */

@@ -16,8 +16,7 @@
 #include <stddef.h>
 
 typedef struct {
-    unsigned char *buf[3]; /* running sums: outgoing, incoming, next */
-    size_t cap;
+    unsigned char *buf[3]; /* [0] receives; [1] and [2] take turns as the sum */
 } ring_t;
 
 /* room for blocks of up to cap bytes; returns 0 or -1 (out of memory) */
@@ -29,9 +28,5 @@ void ring_free(ring_t *r);
  * Collective over comm. */
 void ring_xor_reduce_scatter(ring_t *r, const unsigned char *send, const size_t *counts,
                              unsigned char *recv, MPI_Comm comm);
-
-/* dst = a ^ b over len bytes (ISA-L for the aligned bulk) */
-void ring_xor(unsigned char *dst, const unsigned char *a, const unsigned char *b,
-              size_t len);
 
 #endif

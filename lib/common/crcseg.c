@@ -6,6 +6,7 @@
 
 #include "crc32.h"
 #include "crcseg.h"
+#include "io.h"
 
 int crcseg_init(crcseg_t *c, int nfiles, const uint64_t *sizes, uint64_t stream_len)
 {
@@ -102,6 +103,14 @@ int crcseg_file(const crcseg_t *c, int f, uint32_t *crc)
     }
     *crc = sum;
     return 0;
+}
+
+int crcseg_file_or_read(const crcseg_t *c, int f, const char *path, uint32_t *crc,
+                        scr_error_t *err)
+{
+    if (crcseg_file(c, f, crc) == 0)
+        return 0;
+    return io_file_crc(path, crc, NULL, err);
 }
 
 uint32_t crcseg_combine(uint32_t a, uint32_t b, uint64_t len_b)

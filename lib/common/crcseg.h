@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
+
 typedef struct {
     int nfiles, nstreams;
     uint64_t stream_len;
@@ -33,6 +35,11 @@ void crcseg_update(crcseg_t *c, uint64_t pos, const void *buf, size_t len);
 
 /* CRC32 of file f: 0, or -1 when some of its bytes were not seen in order */
 int crcseg_file(const crcseg_t *c, int f, uint32_t *crc);
+
+/* the same, reading the file at path when its bytes were not all seen in
+ * order: 0, or -1 with err set */
+int crcseg_file_or_read(const crcseg_t *c, int f, const char *path, uint32_t *crc,
+                        scr_error_t *err);
 
 /* crc32 of A followed by B, given B's length (zlib's crc32_combine) */
 uint32_t crcseg_combine(uint32_t a, uint32_t b, uint64_t len_b);

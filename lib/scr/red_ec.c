@@ -282,8 +282,7 @@ static int ec_finish_header(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
     for (int f = 0; ok && f < j->files.n; f++) {
         kvtree_t *m = kvtree_getf(list, "%d", f);
         uint32_t crc, want;
-        if (crcseg_file(&j->ucrc, f, &crc) < 0 &&
-            io_file_crc(j->files.names[f], &crc, NULL, err) < 0)
+        if (crcseg_file_or_read(&j->ucrc, f, j->files.names[f], &crc, err) < 0)
             ok = 0;
         else if (kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
             ok = errprintf(err, "%s: CRC32 0x%08x while encoding, recorded 0x%08x",
@@ -538,8 +537,7 @@ static int ec_finish_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         if (ftruncate(j->files.fds[f], (off_t)j->files.sizes[f]) < 0 ||
             fsync(j->files.fds[f]) < 0)
             return errprintf(err, "write %s: %s", j->files.names[f], strerror(errno));
-        if (crcseg_file(&j->ucrc, f, &got) < 0 &&
-            io_file_crc(j->files.names[f], &got, NULL, err) < 0)
+        if (crcseg_file_or_read(&j->ucrc, f, j->files.names[f], &got, err) < 0)
             return -1;
         if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != got)
             return errprintf(err, "%s: rebuilt data has CRC32 0x%08x, expected 0x%08x",

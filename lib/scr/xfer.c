@@ -90,8 +90,7 @@ static int xfer_verify(kvtree_t *recv, const xfer_open_t *o, const crcseg_t *got
             return errprintf(err, "write %s: %s", o->names[i], strerror(errno));
         uint32_t want, crc;
         kvtree_t *meta = kvtree_getf(recv, "%d", i);
-        if (crcseg_file(got, i, &crc) < 0 &&
-            io_file_crc(o->names[i], &crc, NULL, err) < 0)
+        if (crcseg_file_or_read(got, i, o->names[i], &crc, err) < 0)
             return -1;
         if (crcs[2 * i] && crcs[2 * i + 1] != crc)
             return errprintf(err, "%s: CRC32 0x%08x after transfer, sent 0x%08x",

@@ -2,6 +2,7 @@
  * each whole file; bytes out of order or missing are reported, not guessed */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "crc32.h"
 #include "crcseg.h"
@@ -94,6 +95,20 @@ int main(void)
     ok(crcseg_file(&c, 0, &a) < 0, "bytes never seen: no CRC for the file");
     ok(crcseg_file(&c, 1, &a) < 0 && crcseg_file(&c, 2, &a) < 0,
        "a file not reached, and a bad index, give no CRC");
+    crcseg_free(&c);
+
+    /* bytes out of order: the file itself is read instead */
+    char path[] = "/tmp/test_crcseg.XXXXXX";
+    int fd = mkstemp(path);
+    ok(fd >= 0 && write(fd, buf, 6000) == 6000 && close(fd) == 0, "wrote %s", path);
+    crcseg_init(&c, 2, two, 0);
+    crcseg_update(&c, 3000, buf + 3000, 7000);
+    scr_error_t err = {""};
+    ok(crcseg_file_or_read(&c, 0, path, &a, &err) == 0 && a == crc32_update(0, buf, 6000),
+       "out of order: the CRC comes from reading the file");
+    unlink(path);
+    ok(crcseg_file_or_read(&c, 0, path, &a, &err) < 0 && strstr(err.text, path),
+       "out of order and no file: an error naming it (%s)", err.text);
     crcseg_free(&c);
 
     ok(crcseg_combine(crc32_update(0, buf, 100), crc32_update(0, buf + 100, 900), 900) ==

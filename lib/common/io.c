@@ -5,10 +5,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "crc32.h"
 #include "io.h"
+#include "worker.h"
 
 #define IO_DEFAULT_BUF (1024 * 1024)
 #define IO_ALIGN 4096
@@ -119,35 +121,86 @@ static void *io_alloc(size_t size)
     return p;
 }
 
-static int io_copy_fd(int in, int out, const char *src, const char *dst, size_t bufsize,
-                      uint32_t *crc, int64_t *total, scr_error_t *err)
+static double io_now(void)
 {
-    void *buf = io_alloc(bufsize);
-    if (!buf)
-        return errprintf(err, "copy %s: out of memory for %zu byte buffer", src, bufsize);
-    uint32_t c = 0;
-    int rc = 0;
-    *total = 0;
-    for (;;) {
-        ssize_t n = io_read_full(in, buf, bufsize);
-        if (n < 0) {
-            rc = errprintf(err, "read %s: %s", src, strerror(errno));
-            break;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* the read half of a copy: the next block, its CRC carried along */
+typedef struct {
+    int fd;
+    unsigned char *buf;
+    size_t size;
+    ssize_t n;
+    int errnum;
+    uint32_t *crc;
+} io_reader_t;
+
+static int io_read_block(void *arg)
+{
+    io_reader_t *r = arg;
+    r->n = io_read_full(r->fd, r->buf, r->size);
+    r->errnum = r->n < 0 ? errno : 0;
+    if (r->n > 0 && r->crc)
+        *r->crc = crc32_update(*r->crc, r->buf, (size_t)r->n);
+    return 0;
+}
+
+/* write the blocks the reader hands over; the worker reads block i+1
+ * while this thread writes block i */
+static int io_copy_blocks(worker_t *w, io_reader_t *rd, unsigned char *bufs[2], int out,
+                          const io_copy_t *o, int64_t *total, scr_error_t *err)
+{
+    int cur = 0, rc = 0;
+    rd->buf = bufs[0];
+    io_read_block(rd);
+    while (rd->n > 0) {
+        size_t n = (size_t)rd->n;
+        rd->buf = bufs[cur ^ 1];
+        worker_post(w, io_read_block, rd);
+        double t0 = io_now();
+        if (io_write_full(out, bufs[cur], n) < 0) {
+            rc = errprintf(err, "write %s: %s", o->dst, strerror(errno));
+            worker_wait(w);
+            return rc;
         }
-        if (n == 0)
-            break;
-        if (crc)
-            c = crc32_update(c, buf, (size_t)n);
-        if (io_write_full(out, buf, (size_t)n) < 0) {
-            rc = errprintf(err, "write %s: %s", dst, strerror(errno));
-            break;
-        }
-        *total += n;
+        *total += (int64_t)n;
+        if (o->progress)
+            o->progress((uint64_t)*total, io_now() - t0, o->arg);
+        worker_wait(w);
+        cur ^= 1;
     }
-    free(buf);
+    if (rd->n < 0)
+        rc = errprintf(err, "read %s: %s", o->src, strerror(rd->errnum));
+    return rc;
+}
+
+int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error_t *err)
+{
+    size_t size = o->bufsize ? o->bufsize : IO_DEFAULT_BUF;
+    struct stat st;
+    /* a file of one block has nothing to overlap: no thread */
+    int big = fstat(in, &st) < 0 || (uint64_t)st.st_size > size;
+    unsigned char *bufs[2] = {io_alloc(size), big ? io_alloc(size) : NULL};
+    if (!bufs[0] || (big && !bufs[1])) {
+        free(bufs[0]);
+        free(bufs[1]);
+        return errprintf(err, "copy %s: out of memory for %zu byte buffers", o->src, size);
+    }
+    uint32_t c = 0;
+    io_reader_t rd = {in, NULL, size, 0, 0, crc ? &c : NULL};
+    worker_t w;
+    worker_init(&w, big);
+    int64_t total = 0;
+    int rc = io_copy_blocks(&w, &rd, bufs, out, o, &total, err);
+    worker_fini(&w);
+    free(bufs[0]);
+    free(bufs[1]);
     if (crc)
         *crc = c;
-    return rc;
+    return rc < 0 ? -1 : total;
 }
 
 int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t *crc,
@@ -172,9 +225,9 @@ int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t 
         close(in);
         return -1;
     }
-    if (io_copy_fd(in, out, src, dst, bufsize, crc, &total, err) < 0)
-        total = -1;
-    else if (fsync(out) < 0) {
+    io_copy_t o = {src, dst, bufsize, NULL, NULL};
+    total = io_copy_fd(in, out, &o, crc, err);
+    if (total >= 0 && fsync(out) < 0) {
         errprintf(err, "fsync %s: %s", dst, strerror(errno));
         total = -1;
     }

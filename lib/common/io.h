@@ -27,6 +27,22 @@ int io_pwrite_full(int fd, const void *buf, size_t n, off_t off);
 /* mkdir -p; created directories get mode */
 int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err);
 
+/* A streamed copy between open files: src and dst name them in messages,
+ * bufsize is the block (0: 1 MiB); progress, if set, is called after each
+ * block written with the bytes so far and the seconds the write took, and
+ * may sleep (a background flush's throttle). */
+typedef struct {
+    const char *src, *dst;
+    size_t bufsize;
+    void (*progress)(uint64_t done, double busy, void *arg);
+    void *arg;
+} io_copy_t;
+
+/* Copy in to its end into out, reading the next block on a helper thread
+ * while this one writes (worker.h).  If crc is not NULL it receives the
+ * CRC32 of the data.  Returns bytes copied or -1. */
+int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error_t *err);
+
 /* Copy src to dst in blocks of bufsize (0: a default of 1 MiB), never
  * following a symlink at either end, fsync dst.  If crc is not NULL it
  * receives the CRC32 of the data.  Returns bytes copied or -1. */

@@ -113,6 +113,20 @@ static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
 }
 
 /* job facts everyone must agree on come from rank 0 */
+/* a pipeline block size: 4 KiB to 1 GiB, a multiple of 64 (ISA-L vectors);
+ * anything else is reported and the 1 MiB default used */
+static size_t init_buf_size(scr_ctx_t *ctx, const char *name)
+{
+    uint64_t v = config_get_bytes(ctx->cfg, name, 1 << 20);
+    if (v < 4096 || v > (1u << 30)) {
+        if (ctx->rank == 0)
+            log_err("SCR_Init: %s=%llu is outside 4KB..1GB; using 1MB", name,
+                    (unsigned long long)v);
+        v = 1 << 20;
+    }
+    return (size_t)v & ~(size_t)63;
+}
+
 static void init_identity(scr_ctx_t *ctx)
 {
     if (ctx->rank == 0) {
@@ -274,10 +288,8 @@ static int init_body(scr_ctx_t *ctx)
             log_err("SCR_Init: SCR_PREFIX is not usable");
         return -1;
     }
-    ctx->buf_size = config_get_bytes(ctx->cfg, "SCR_MPI_BUF_SIZE", 1 << 20);
-    if (ctx->buf_size < 4096 || ctx->buf_size > (1u << 30))
-        ctx->buf_size = 1 << 20;
-    ctx->buf_size &= ~(size_t)63; /* 64-bit words, ISA-L vector alignment */
+    ctx->buf_size = init_buf_size(ctx, "SCR_MPI_BUF_SIZE");
+    ctx->file_buf_size = init_buf_size(ctx, "SCR_FILE_BUF_SIZE");
     ctx->crc_on_copy = config_get_int(ctx->cfg, "SCR_CRC_ON_COPY", 0);
     /* the configuration is identical everywhere, so only rank 0 reports */
     ok = desc_create(ctx, &err) == 0;

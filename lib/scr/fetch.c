@@ -46,7 +46,7 @@ static int fetch_copy(void *arg)
         *strrchr(parent, '/') = '\0';
         int64_t n = io_mkdir_p(parent, 0700, &err) < 0
                         ? -1
-                        : io_copy_file(src, dst, 0, &crc, &err);
+                        : io_copy_file(src, dst, j->ctx->file_buf_size, &crc, &err);
         free(parent);
         if (n < 0)
             return errprintf(&j->err, "%s", err.text), -1;

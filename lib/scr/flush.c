@@ -26,7 +26,6 @@
 #include "pfs.h"
 #include "r2f_mpi.h"
 
-#define FLUSH_BUF (1 << 20)
 
 struct flush_async {
     int id;
@@ -36,7 +35,8 @@ struct flush_async {
     uint64_t bytes;
     double t0;
     int ok;
-    int check_crc; /* SCR_CRC_ON_FLUSH */
+    int check_crc;  /* SCR_CRC_ON_FLUSH */
+    size_t bufsize; /* SCR_FILE_BUF_SIZE */
     scr_error_t err;
     /* background only */
     int background;
@@ -65,8 +65,21 @@ static void flush_throttle(flush_job_t *j, uint64_t done, double busy)
     }
 }
 
+/* after each block: a background flush keeps under its limits */
+typedef struct {
+    flush_job_t *j;
+    uint64_t before; /* bytes of earlier files */
+} flush_progress_t;
+
+static void flush_progress(uint64_t done, double busy, void *arg)
+{
+    flush_progress_t *p = arg;
+    if (p->j->background)
+        flush_throttle(p->j, p->before + done, busy);
+}
+
 /* copy one file, checking its CRC32 against the one recorded at completion */
-static int flush_copy(flush_job_t *j, const kvtree_t *m, char *buf, uint64_t *total)
+static int flush_copy(flush_job_t *j, const kvtree_t *m, uint64_t *total)
 {
     const char *src = kvtree_get_val(m, "PATH"), *dst = kvtree_get_val(m, "DEST");
     scr_error_t err;
@@ -79,30 +92,21 @@ static int flush_copy(flush_job_t *j, const kvtree_t *m, char *buf, uint64_t *to
     int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     uint32_t crc = 0, want;
-    ssize_t n = 0;
-    while (in >= 0 && out >= 0 && (n = io_read_full(in, buf, FLUSH_BUF)) > 0) {
-        double t = scr_now();
-        crc = crc32_update(crc, buf, (size_t)n);
-        if (io_write_full(out, buf, (size_t)n) < 0) {
-            n = -2;
-            break;
-        }
-        *total += (uint64_t)n;
-        if (j->background)
-            flush_throttle(j, *total, scr_now() - t);
-    }
+    flush_progress_t p = {j, *total};
+    io_copy_t o = {src, dst, j->bufsize, flush_progress, &p};
+    int64_t n = 0;
+    j->err.text[0] = '\0';
     if (in < 0 || out < 0)
         errprintf(&j->err, "open %s: %s", in < 0 ? src : dst, strerror(errno));
-    else if (n < 0)
-        errprintf(&j->err, "%s %s: %s", n == -1 ? "read" : "write", n == -1 ? src : dst,
-                  strerror(errno));
+    else if ((n = io_copy_fd(in, out, &o, &crc, &j->err)) < 0)
+        ;
     else if (fsync(out) < 0)
         errprintf(&j->err, "fsync %s: %s", dst, strerror(errno));
     else if (j->check_crc && kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
         errprintf(&j->err, "%s changed in cache: CRC32 0x%08x, recorded 0x%08x", src, crc,
                   want);
-    else
-        j->err.text[0] = '\0';
+    if (n > 0)
+        *total += (uint64_t)n;
     if (in >= 0)
         close(in);
     if (out >= 0 && close(out) < 0 && !j->err.text[0])
@@ -136,18 +140,16 @@ static void flush_transfer_write(flush_job_t *j, const char *state, int done)
 static int flush_copy_all(void *arg)
 {
     flush_job_t *j = arg;
-    char *buf = malloc(FLUSH_BUF);
     uint64_t total = 0;
-    int rc = buf ? 0 : -1;
+    int rc = 0;
     flush_transfer_write(j, "RUNNING", 0);
     for (kvtree_elem_t *e = kvtree_first(j->list); e && rc == 0;
          e = kvtree_elem_next(e)) {
         uint64_t before = total;
-        rc = flush_copy(j, kvtree_elem_tree(e), buf, &total);
+        rc = flush_copy(j, kvtree_elem_tree(e), &total);
         kvtree_util_set_u64(kvtree_elem_tree(e), "WRITTEN", total - before);
         flush_transfer_write(j, "RUNNING", 0);
     }
-    free(buf);
     j->ok = rc == 0;
     flush_transfer_write(j, "STOPPED", 1);
     return rc;
@@ -226,6 +228,7 @@ static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
     flush_job_t *j = calloc(1, sizeof(*j));
     j->id = id;
     j->check_crc = config_get_int(ctx->cfg, "SCR_CRC_ON_FLUSH", 1);
+    j->bufsize = ctx->file_buf_size;
     j->t0 = scr_now();
     pfs_dset_dir(ctx->prefix, id, j->pfsdir, sizeof(j->pfsdir));
     scr_error_t err = {""};

@@ -30,6 +30,7 @@
 #include "log.h"
 #include "red.h"
 #include "ring.h"
+#include "worker.h"
 #include "xfer.h"
 
 typedef struct {
@@ -181,22 +182,138 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
 }
 
 /* aligned for ISA-L's vector code */
+/* The piece pipeline shared by encode and recovery: prepare a piece (read
+ * and multiply into a send buffer), the ring reduce-scatter, finish it
+ * (write what the ring returned).  A worker thread finishes piece p-1 and
+ * prepares piece p+1 while this thread runs the ring for piece p, so files
+ * and network are busy at once; two send and two receive buffers take
+ * turns.  Only this thread calls MPI. */
+typedef struct ec_pipe ec_pipe_t;
+typedef int (*ec_stage_fn)(ec_pipe_t *pp, uint64_t off, int len, unsigned char *buf,
+                           scr_error_t *err);
+struct ec_pipe {
+    ec_job_t *j;
+    int len;           /* bytes per piece; the last may be shorter */
+    int pieces;
+    size_t units[256]; /* process r's block is units[r] piece lengths */
+    unsigned char *send[2], *recv[2], *data;
+    ec_stage_fn prepare, finish;
+    const void *plan; /* recovery: ec_lost_t */
+    int prep, fin;    /* the worker's task: pieces, -1 for none */
+    int rc;
+    scr_error_t *err;
+    double read, mul, comm, write, wait; /* seconds, reported at SCR_DEBUG=2 */
+};
+
+static void ec_pipe_stage(ec_pipe_t *pp, ec_stage_fn fn, int piece, unsigned char *buf)
+{
+    uint64_t off = (uint64_t)piece * (uint64_t)pp->len;
+    uint64_t left = pp->j->chunk - off;
+    int len = left < (uint64_t)pp->len ? (int)left : pp->len;
+    /* keep going after an error so the collective completes everywhere */
+    if (fn(pp, off, len, buf, pp->rc ? NULL : pp->err) < 0)
+        pp->rc = -1;
+}
+
+static int ec_pipe_task(void *arg)
+{
+    ec_pipe_t *pp = arg;
+    if (pp->fin >= 0)
+        ec_pipe_stage(pp, pp->finish, pp->fin, pp->recv[pp->fin & 1]);
+    if (pp->prep >= 0)
+        ec_pipe_stage(pp, pp->prepare, pp->prep, pp->send[pp->prep & 1]);
+    return 0;
+}
+
 static unsigned char *ec_alloc(size_t size)
 {
     void *p = NULL;
     return posix_memalign(&p, 64, size ? size : 64) == 0 ? p : NULL;
 }
 
-/* where encode time goes, reported at SCR_DEBUG=2 */
-typedef struct {
-    double read, mul, comm, write;
-} ec_times_t;
-
-/* one piece of the encode: products into send, reduce-scatter, write */
-static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring, uint64_t off,
-                           int len, unsigned char *send, unsigned char *recv,
-                           unsigned char *data, ec_times_t *tm, scr_error_t *err)
+/* buffers for pieces of len bytes: send blocks of sendu, receive blocks of
+ * recvu piece lengths; aborts when memory runs out (the set would hang) */
+static void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, size_t bufsize, size_t sendu,
+                         size_t recvu, MPI_Comm comm, scr_error_t *err)
 {
+    memset(pp, 0, sizeof(*pp));
+    pp->j = j;
+    pp->err = err;
+    pp->len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
+    pp->pieces = pp->len ? (int)((j->chunk + (uint64_t)pp->len - 1) / (uint64_t)pp->len) : 0;
+    size_t cap = (size_t)(pp->len ? pp->len : 1);
+    int n = pp->pieces > 1 ? 2 : 1;
+    for (int i = 0; i < n; i++) {
+        pp->send[i] = ec_alloc(sendu * cap);
+        pp->recv[i] = ec_alloc(recvu * cap);
+        if (!pp->send[i] || !pp->recv[i])
+            MPI_Abort(comm, 1);
+    }
+    if (n == 1) {
+        pp->send[1] = pp->send[0];
+        pp->recv[1] = pp->recv[0];
+    }
+    if (!(pp->data = ec_alloc(cap)))
+        MPI_Abort(comm, 1);
+}
+
+static void ec_pipe_free(ec_pipe_t *pp)
+{
+    if (pp->send[1] != pp->send[0]) {
+        free(pp->send[1]);
+        free(pp->recv[1]);
+    }
+    free(pp->send[0]);
+    free(pp->recv[0]);
+    free(pp->data);
+}
+
+static int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
+{
+    size_t cap = 0, counts[256];
+    for (int r = 0; r < pp->j->n; r++)
+        cap = pp->units[r] > cap ? pp->units[r] : cap;
+    ring_t ring;
+    if (ring_init(&ring, cap * (size_t)(pp->len ? pp->len : 1)) < 0)
+        MPI_Abort(comm, 1);
+    worker_t w;
+    worker_init(&w, pp->pieces > 1);
+    pp->fin = -1;
+    pp->prep = pp->pieces > 0 ? 0 : -1;
+    ec_pipe_task(pp);
+    for (int p = 0; p < pp->pieces; p++) {
+        pp->fin = p - 1;
+        pp->prep = p + 1 < pp->pieces ? p + 1 : -1;
+        worker_post(&w, ec_pipe_task, pp);
+        uint64_t left = pp->j->chunk - (uint64_t)p * (uint64_t)pp->len;
+        size_t len = left < (uint64_t)pp->len ? (size_t)left : (size_t)pp->len;
+        for (int r = 0; r < pp->j->n; r++)
+            counts[r] = pp->units[r] * len;
+        double t0 = scr_now();
+        ring_xor_reduce_scatter(&ring, pp->send[p & 1], counts, pp->recv[p & 1], comm);
+        double t1 = scr_now();
+        worker_wait(&w);
+        pp->comm += t1 - t0;
+        pp->wait += scr_now() - t1;
+    }
+    pp->prep = -1;
+    pp->fin = pp->pieces - 1;
+    ec_pipe_task(pp);
+    worker_fini(&w);
+    ring_free(&ring);
+    log_dbg(2,
+            "%s, %llu-byte chunks in %d pieces: read %.3f s, multiply %.3f s, "
+            "reduce-scatter %.3f s, write %.3f s (worker), waited for the worker %.3f s",
+            what, (unsigned long long)pp->j->chunk, pp->pieces, pp->read, pp->mul, pp->comm,
+            pp->write, pp->wait);
+    return pp->rc;
+}
+
+/* encode, prepare: my data chunks' products into the parity holders' slots */
+static int ec_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
+                             scr_error_t *err)
+{
+    ec_job_t *j = pp->j;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     size_t block = (size_t)j->m * (size_t)len;
     /* blocks of the stripes whose parity I hold get nothing from me */
@@ -213,24 +330,28 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring, uint64_t of
         ec_slot_symbol(&j->code, j->i, q, &s, &t);
         double t0 = scr_now();
         uint64_t pos = (uint64_t)q * j->chunk + off;
-        if (rc == 0 && io_read_pad_n(&cat, data, (size_t)len, pos, err) < 0)
+        if (rc == 0 && io_read_pad_n(&cat, pp->data, (size_t)len, pos, err) < 0)
             rc = -1;
-        crcseg_update(&j->ucrc, pos, data, (size_t)len);
+        crcseg_update(&j->ucrc, pos, pp->data, (size_t)len);
         double t1 = scr_now();
         unsigned char *outs[32];
         for (int p = 0; p < j->m; p++)
             outs[p] = send + (size_t)ec_holder(&j->code, s, j->k + p) * block +
                       (size_t)p * (size_t)len;
-        ec_encode_part(&j->code, t, len, data, outs);
-        tm->read += t1 - t0;
-        tm->mul += scr_now() - t1;
+        ec_encode_part(&j->code, t, len, pp->data, outs);
+        pp->read += t1 - t0;
+        pp->mul += scr_now() - t1;
     }
-    size_t counts[256];
-    for (int r = 0; r < j->n; r++)
-        counts[r] = block;
+    return rc;
+}
+
+/* encode, finish: my m parity pieces into the redundancy file */
+static int ec_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
+                            scr_error_t *err)
+{
+    ec_job_t *j = pp->j;
     double t0 = scr_now();
-    ring_xor_reduce_scatter(ring, send, counts, recv, comm);
-    double t1 = scr_now();
+    int rc = 0;
     for (int p = 0; p < j->m && rc == 0; p++) {
         unsigned char *piece = recv + (size_t)p * (size_t)len;
         crcseg_update(&j->pcrc, (uint64_t)p * j->chunk + off, piece, (size_t)len);
@@ -238,38 +359,20 @@ static int ec_encode_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring, uint64_t of
                            (off_t)(j->data_off + (uint64_t)p * j->chunk + off)) < 0)
             rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
     }
-    tm->comm += t1 - t0;
-    tm->write += scr_now() - t1;
+    pp->write += scr_now() - t0;
     return rc;
 }
 
 static int ec_encode(ec_job_t *j, MPI_Comm comm, size_t bufsize, scr_error_t *err)
 {
-    int len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
-    size_t cap = (size_t)(len ? len : 1);
-    unsigned char *send = ec_alloc((size_t)j->n * (size_t)j->m * cap);
-    unsigned char *recv = ec_alloc((size_t)j->m * cap), *data = ec_alloc(cap);
-    ring_t ring;
-    ec_times_t tm = {0, 0, 0, 0};
-    if (!send || !recv || !data || ring_init(&ring, (size_t)j->m * cap) < 0)
-        MPI_Abort(comm, 1);
-    int rc = 0;
-    for (uint64_t off = 0; off < j->chunk; off += (uint64_t)len) {
-        int n = (int)(j->chunk - off < (uint64_t)len ? j->chunk - off : (uint64_t)len);
-        /* keep going after an error so the collective completes everywhere */
-        if (ec_encode_piece(j, comm, &ring, off, n, send, recv, data, &tm,
-                            rc ? NULL : err) < 0)
-            rc = -1;
-    }
-    ring_free(&ring);
-    free(send);
-    free(recv);
-    free(data);
-    log_dbg(
-        2,
-        "encode, %llu-byte chunks: read %.3f s, multiply %.3f s, reduce-scatter %.3f s, "
-        "write %.3f s",
-        (unsigned long long)j->chunk, tm.read, tm.mul, tm.comm, tm.write);
+    ec_pipe_t pp;
+    ec_pipe_init(&pp, j, bufsize, (size_t)j->n * (size_t)j->m, (size_t)j->m, comm, err);
+    for (int r = 0; r < j->n; r++)
+        pp.units[r] = (size_t)j->m;
+    pp.prepare = ec_encode_prepare;
+    pp.finish = ec_encode_finish;
+    int rc = ec_pipe_run(&pp, comm, "encode");
+    ec_pipe_free(&pp);
     return rc;
 }
 
@@ -440,45 +543,65 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
     return ec_write_header(ctx, rd, j, id, dset, err);
 }
 
-/* one piece of recovery: survivors' products to the lost processes' slots */
-static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring,
-                            const ec_plan_t *plans, const int *lost, const int *lidx,
-                            int nlost, uint64_t off, int len, unsigned char *send,
-                            unsigned char *recv, unsigned char *sym, scr_error_t *err)
+/* what a recovery knows: who is lost and how to decode each stripe */
+typedef struct {
+    ec_plan_t *plans;
+    const int *lost;
+    int lidx[256]; /* lost process -> its region in the send buffer */
+    int nlost;
+} ec_lost_t;
+
+/* recovery, prepare: a survivor's products into the lost processes' regions */
+static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
+                              scr_error_t *err)
 {
+    ec_job_t *j = pp->j;
+    const ec_lost_t *l = pp->plan;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     size_t region = (size_t)j->n * (size_t)len;
     int rc = 0;
-    size_t counts[256];
-    memset(send, 0, (size_t)nlost * region);
-    for (int r = 0; r < j->n; r++)
-        counts[r] = lost[r] ? region : 0;
-    for (int slot = 0; slot < j->n && !lost[j->i]; slot++) {
+    memset(send, 0, (size_t)l->nlost * region);
+    for (int slot = 0; slot < j->n && !l->lost[j->i]; slot++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, slot, &s, &t);
-        int u = ec_plan_chosen_index(&j->code, &plans[s], t);
+        int u = ec_plan_chosen_index(&j->code, &l->plans[s], t);
         if (u < 0)
             continue;
+        double t0 = scr_now();
         if (slot < j->k) {
-            if (io_read_pad_n(&cat, sym, (size_t)len, (uint64_t)slot * j->chunk + off,
+            if (io_read_pad_n(&cat, pp->data, (size_t)len, (uint64_t)slot * j->chunk + off,
                               err) < 0)
                 rc = -1;
         } else if (io_pread_full(
-                       j->pfd, sym, (size_t)len,
+                       j->pfd, pp->data, (size_t)len,
                        (off_t)(j->data_off + (uint64_t)(slot - j->k) * j->chunk + off)) !=
                    len) {
             rc = errprintf(err, "read %s: short read", j->ppath);
         }
+        double t1 = scr_now();
         unsigned char *outs[32];
-        for (int x = 0; x < plans[s].ntargets; x++) {
-            int tt = plans[s].targets[x];
-            outs[x] = send + (size_t)lidx[ec_holder(&j->code, s, tt)] * region +
+        for (int x = 0; x < l->plans[s].ntargets; x++) {
+            int tt = l->plans[s].targets[x];
+            outs[x] = send + (size_t)l->lidx[ec_holder(&j->code, s, tt)] * region +
                       (size_t)ec_symbol_slot(&j->code, s, tt) * (size_t)len;
         }
-        ec_decode_part(&plans[s], u, len, sym, outs);
+        ec_decode_part(&l->plans[s], u, len, pp->data, outs);
+        pp->read += t1 - t0;
+        pp->mul += scr_now() - t1;
     }
-    ring_xor_reduce_scatter(ring, send, counts, recv, comm);
-    for (int slot = 0; slot < j->n && lost[j->i] && rc == 0; slot++) {
+    return rc;
+}
+
+/* recovery, finish: a lost process writes its rebuilt data and parity */
+static int ec_recover_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
+                             scr_error_t *err)
+{
+    ec_job_t *j = pp->j;
+    const ec_lost_t *l = pp->plan;
+    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
+    double t0 = scr_now();
+    int rc = 0;
+    for (int slot = 0; slot < j->n && l->lost[j->i] && rc == 0; slot++) {
         unsigned char *piece = recv + (size_t)slot * (size_t)len;
         uint64_t at = (uint64_t)(slot - j->k) * j->chunk + off;
         if (slot < j->k) {
@@ -491,39 +614,31 @@ static int ec_recover_piece(ec_job_t *j, MPI_Comm comm, ring_t *ring,
         if (io_pwrite_full(j->pfd, piece, (size_t)len, (off_t)(j->data_off + at)) < 0)
             rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
     }
+    pp->write += scr_now() - t0;
     return rc;
 }
 
 static int ec_recover_data(ec_job_t *j, MPI_Comm comm, const int *lost, int nlost,
                            size_t bufsize, scr_error_t *err)
 {
-    ec_plan_t *plans = calloc((size_t)j->n, sizeof(ec_plan_t));
-    int lidx[256], x = 0, rc = 0;
-    for (int r = 0; r < j->n; r++)
-        lidx[r] = lost[r] ? x++ : -1;
-    if (!plans || ec_plan_create(&j->code, lost, plans) < 0) {
-        free(plans);
+    ec_lost_t l = {calloc((size_t)j->n, sizeof(ec_plan_t)), lost, {0}, nlost};
+    for (int r = 0, x = 0; r < j->n; r++)
+        l.lidx[r] = lost[r] ? x++ : -1;
+    if (!l.plans || ec_plan_create(&j->code, lost, l.plans) < 0) {
+        free(l.plans);
         return errprintf(err, "cannot plan the recovery");
     }
-    int len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
-    size_t cap = (size_t)(len ? len : 1);
-    unsigned char *send = ec_alloc((size_t)nlost * (size_t)j->n * cap);
-    unsigned char *recv = ec_alloc((size_t)j->n * cap), *sym = ec_alloc(cap);
-    ring_t ring;
-    if (!send || !recv || !sym || ring_init(&ring, (size_t)j->n * cap) < 0)
-        MPI_Abort(comm, 1);
-    for (uint64_t off = 0; off < j->chunk; off += (uint64_t)len) {
-        int n = (int)(j->chunk - off < (uint64_t)len ? j->chunk - off : (uint64_t)len);
-        if (ec_recover_piece(j, comm, &ring, plans, lost, lidx, nlost, off, n, send, recv,
-                             sym, rc ? NULL : err) < 0)
-            rc = -1;
-    }
-    ring_free(&ring);
-    ec_plan_free(&j->code, plans);
-    free(plans);
-    free(send);
-    free(recv);
-    free(sym);
+    ec_pipe_t pp;
+    ec_pipe_init(&pp, j, bufsize, (size_t)nlost * (size_t)j->n, (size_t)j->n, comm, err);
+    for (int r = 0; r < j->n; r++)
+        pp.units[r] = lost[r] ? (size_t)j->n : 0;
+    pp.prepare = ec_recover_prepare;
+    pp.finish = ec_recover_finish;
+    pp.plan = &l;
+    int rc = ec_pipe_run(&pp, comm, "recovery");
+    ec_pipe_free(&pp);
+    ec_plan_free(&j->code, l.plans);
+    free(l.plans);
     return rc;
 }
 

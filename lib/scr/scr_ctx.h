@@ -65,7 +65,8 @@ typedef struct {
     int nstores;
     reddesc_t *rds;
     int nrds;
-    size_t buf_size; /* bytes per piece in redundancy and transfer pipelines */
+    size_t buf_size;      /* bytes per piece in redundancy and transfer pipelines */
+    size_t file_buf_size; /* bytes per block in flush and fetch copies */
     int crc_on_copy;
     int dataset_id;
     int checkpoint_id;

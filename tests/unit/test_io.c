@@ -71,6 +71,64 @@ static void test_copy(void)
     free(data);
 }
 
+typedef struct {
+    int calls;
+    uint64_t last;
+    int monotone;
+} progress_t;
+
+static void progress(uint64_t done, double busy, void *arg)
+{
+    progress_t *p = arg;
+    p->monotone &= done > p->last && busy >= 0;
+    p->last = done;
+    p->calls++;
+}
+
+/* io_copy_fd: blocks read on the worker while the caller writes */
+static void test_copy_fd(void)
+{
+    char src[4200], dst[4200];
+    snprintf(src, sizeof(src), "%s/src.dat", dir);
+    snprintf(dst, sizeof(dst), "%s/fd.dat", dir);
+    size_t len = 0;
+    char *data = tu_read(src, &len);
+    size_t sizes[3] = {8192, 8193, len};
+    char part[4200];
+    snprintf(part, sizeof(part), "%s/part.dat", dir);
+    /* sources of exactly one block (no thread), one more byte, many blocks */
+    for (int i = 0; i < 3; i++) {
+        tu_write(part, data, sizes[i]);
+        int in = open(part, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        progress_t p = {0, 0, 1};
+        io_copy_t o = {part, dst, 8192, progress, &p};
+        uint32_t crc = 0;
+        scr_error_t err;
+        int64_t n = io_copy_fd(in, out, &o, &crc, &err);
+        close(in);
+        close(out);
+        size_t got_len = 0;
+        char *got = tu_read(dst, &got_len);
+        ok(n == (int64_t)sizes[i] && got_len == sizes[i] && !memcmp(got, data, sizes[i]) &&
+               crc == (uint32_t)crc32(0L, (unsigned char *)data, (uInt)sizes[i]),
+           "%zu bytes in 8 KiB blocks: identical, CRC32 right", sizes[i]);
+        ok(p.calls == (int)((sizes[i] + 8191) / 8192) && p.last == sizes[i] && p.monotone,
+           "progress after each block (%d calls, last %llu)", p.calls,
+           (unsigned long long)p.last);
+        free(got);
+    }
+    /* a read error on the worker's side is reported, naming the source */
+    int in = open(src, O_WRONLY), out = open(dst, O_WRONLY | O_TRUNC);
+    io_copy_t o = {src, dst, 8192, NULL, NULL};
+    scr_error_t err;
+    ok(io_copy_fd(in, out, &o, NULL, &err) < 0 && strstr(err.text, "read") &&
+           strstr(err.text, "src.dat") && strstr(err.text, "Bad file descriptor"),
+       "read error reported: %s", err.text);
+    close(in);
+    close(out);
+    free(data);
+}
+
 static void test_mkdir(void)
 {
     char path[4200];
@@ -151,6 +209,7 @@ int main(void)
     dir = tu_tmpdir();
     test_short_io();
     test_copy();
+    test_copy_fd();
     test_mkdir();
     test_concat();
     test_full();

@@ -187,7 +187,8 @@ int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error
     if (!bufs[0] || (big && !bufs[1])) {
         free(bufs[0]);
         free(bufs[1]);
-        return errprintf(err, "copy %s: out of memory for %zu byte buffers", o->src, size);
+        return errprintf(err, "copy %s: out of memory for %zu byte buffers", o->src,
+                         size);
     }
     uint32_t c = 0;
     io_reader_t rd = {in, NULL, size, 0, 0, crc ? &c : NULL};

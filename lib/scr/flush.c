@@ -26,7 +26,6 @@
 #include "pfs.h"
 #include "r2f_mpi.h"
 
-
 struct flush_async {
     int id;
     char pfsdir[SCR_PATH_MAX];

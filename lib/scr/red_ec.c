@@ -193,7 +193,7 @@ typedef int (*ec_stage_fn)(ec_pipe_t *pp, uint64_t off, int len, unsigned char *
                            scr_error_t *err);
 struct ec_pipe {
     ec_job_t *j;
-    int len;           /* bytes per piece; the last may be shorter */
+    int len; /* bytes per piece; the last may be shorter */
     int pieces;
     size_t units[256]; /* process r's block is units[r] piece lengths */
     unsigned char *send[2], *recv[2], *data;
@@ -240,7 +240,8 @@ static void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, size_t bufsize, size_t send
     pp->j = j;
     pp->err = err;
     pp->len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
-    pp->pieces = pp->len ? (int)((j->chunk + (uint64_t)pp->len - 1) / (uint64_t)pp->len) : 0;
+    pp->pieces =
+        pp->len ? (int)((j->chunk + (uint64_t)pp->len - 1) / (uint64_t)pp->len) : 0;
     size_t cap = (size_t)(pp->len ? pp->len : 1);
     int n = pp->pieces > 1 ? 2 : 1;
     for (int i = 0; i < n; i++) {
@@ -270,11 +271,9 @@ static void ec_pipe_free(ec_pipe_t *pp)
 
 static int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
 {
-    size_t cap = 0, counts[256];
-    for (int r = 0; r < pp->j->n; r++)
-        cap = pp->units[r] > cap ? pp->units[r] : cap;
+    size_t counts[256];
     ring_t ring;
-    if (ring_init(&ring, cap * (size_t)(pp->len ? pp->len : 1)) < 0)
+    if (ring_init(&ring) < 0)
         MPI_Abort(comm, 1);
     worker_t w;
     worker_init(&w, pp->pieces > 1);
@@ -304,8 +303,8 @@ static int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
     log_dbg(2,
             "%s, %llu-byte chunks in %d pieces: read %.3f s, multiply %.3f s, "
             "reduce-scatter %.3f s, write %.3f s (worker), waited for the worker %.3f s",
-            what, (unsigned long long)pp->j->chunk, pp->pieces, pp->read, pp->mul, pp->comm,
-            pp->write, pp->wait);
+            what, (unsigned long long)pp->j->chunk, pp->pieces, pp->read, pp->mul,
+            pp->comm, pp->write, pp->wait);
     return pp->rc;
 }
 
@@ -569,8 +568,8 @@ static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned cha
             continue;
         double t0 = scr_now();
         if (slot < j->k) {
-            if (io_read_pad_n(&cat, pp->data, (size_t)len, (uint64_t)slot * j->chunk + off,
-                              err) < 0)
+            if (io_read_pad_n(&cat, pp->data, (size_t)len,
+                              (uint64_t)slot * j->chunk + off, err) < 0)
                 rc = -1;
         } else if (io_pread_full(
                        j->pfd, pp->data, (size_t)len,

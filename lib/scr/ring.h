@@ -8,6 +8,10 @@
  * process passes a running sum to its right neighbour and adds its own
  * contribution to the one arriving from its left.  Every process talks to
  * two neighbours only and every block crosses each link at most once.
+ *
+ * The steps are cut into segments that stream: a segment of step t is added
+ * and passed on as soon as it arrives, while later segments are still on
+ * the wire, so no process waits for a whole block before forwarding it.
  */
 #ifndef SCR_RING_H
 #define SCR_RING_H
@@ -16,17 +20,20 @@
 #include <stddef.h>
 
 typedef struct {
-    unsigned char *buf[3]; /* [0] receives; [1] and [2] take turns as the sum */
+    unsigned char *slot; /* RING_WINDOW receive segments */
+    MPI_Request *reqs;   /* receives (one per slot), then the sends */
+    size_t nreqs;
 } ring_t;
 
-/* room for blocks of up to cap bytes; returns 0 or -1 (out of memory) */
-int ring_init(ring_t *r, size_t cap);
+/* returns 0 or -1 (out of memory) */
+int ring_init(ring_t *r);
 void ring_free(ring_t *r);
 
 /* send holds the comm-size blocks back to back, counts[i] bytes for process
- * i (each at most cap); recv gets the XOR of every process's block of mine.
- * Collective over comm. */
-void ring_xor_reduce_scatter(ring_t *r, const unsigned char *send, const size_t *counts,
+ * i; it is used as scratch and left holding partial sums.  recv gets the
+ * XOR of every process's block of mine.  counts must be the same on every
+ * process.  Collective over comm. */
+void ring_xor_reduce_scatter(ring_t *r, unsigned char *send, const size_t *counts,
                              unsigned char *recv, MPI_Comm comm);
 
 #endif

@@ -99,7 +99,8 @@ static void test_copy_fd(void)
     /* sources of exactly one block (no thread), one more byte, many blocks */
     for (int i = 0; i < 3; i++) {
         tu_write(part, data, sizes[i]);
-        int in = open(part, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int in = open(part, O_RDONLY),
+            out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         progress_t p = {0, 0, 1};
         io_copy_t o = {part, dst, 8192, progress, &p};
         uint32_t crc = 0;
@@ -109,7 +110,8 @@ static void test_copy_fd(void)
         close(out);
         size_t got_len = 0;
         char *got = tu_read(dst, &got_len);
-        ok(n == (int64_t)sizes[i] && got_len == sizes[i] && !memcmp(got, data, sizes[i]) &&
+        ok(n == (int64_t)sizes[i] && got_len == sizes[i] &&
+               !memcmp(got, data, sizes[i]) &&
                crc == (uint32_t)crc32(0L, (unsigned char *)data, (uInt)sizes[i]),
            "%zu bytes in 8 KiB blocks: identical, CRC32 right", sizes[i]);
         ok(p.calls == (int)((sizes[i] + 8191) / 8192) && p.last == sizes[i] && p.monotone,

@@ -10,7 +10,7 @@
 
 typedef struct {
     pthread_t ran_on;
-    atomic_int go;   /* set by the caller after posting */
+    atomic_int go; /* set by the caller after posting */
     atomic_int done;
     int count;
     int sleep_ms;

@@ -100,7 +100,7 @@ static int scavenge_file(scavenge_t *s, const char *dsetdir, const char *src,
         return -1;
     uint32_t crc = 0, want;
     uint64_t size = 0;
-    int64_t n = io_copy_file(src, tmp, 0, &crc, err);
+    int64_t n = io_copy_file(src, tmp, NULL, &crc, err);
     if (n < 0) {
         unlink(tmp);
         return -1;

@@ -193,7 +193,7 @@ int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error
     uint32_t c = 0;
     io_reader_t rd = {in, NULL, size, 0, 0, crc ? &c : NULL};
     worker_t w;
-    worker_init(&w, big);
+    worker_init(&w, big && !o->serial);
     int64_t total = 0;
     int rc = io_copy_blocks(&w, &rd, bufs, out, o, &total, err);
     worker_fini(&w);
@@ -204,13 +204,11 @@ int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error
     return rc < 0 ? -1 : total;
 }
 
-int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t *crc,
-                     scr_error_t *err)
+int64_t io_copy_file(const char *src, const char *dst, const io_copy_t *opt,
+                     uint32_t *crc, scr_error_t *err)
 {
     struct stat st;
     int64_t total = -1;
-    if (bufsize == 0)
-        bufsize = IO_DEFAULT_BUF;
     int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (in < 0)
         return errprintf(err, "open %s: %s", src, strerror(errno));
@@ -226,7 +224,11 @@ int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t 
         close(in);
         return -1;
     }
-    io_copy_t o = {src, dst, bufsize, NULL, NULL};
+    io_copy_t o = {0};
+    if (opt)
+        o = *opt;
+    o.src = src;
+    o.dst = dst;
     total = io_copy_fd(in, out, &o, crc, err);
     if (total >= 0 && fsync(out) < 0) {
         errprintf(err, "fsync %s: %s", dst, strerror(errno));

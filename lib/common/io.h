@@ -36,17 +36,19 @@ typedef struct {
     size_t bufsize;
     void (*progress)(uint64_t done, double busy, void *arg);
     void *arg;
+    int serial; /* 1: no helper thread (no spare core to run it on) */
 } io_copy_t;
 
 /* Copy in to its end into out, reading the next block on a helper thread
- * while this one writes (worker.h).  If crc is not NULL it receives the
+ * while this one writes (worker.h), unless o->serial.  If crc is not NULL it receives the
  * CRC32 of the data.  Returns bytes copied or -1. */
 int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error_t *err);
 
-/* Copy src to dst in blocks of bufsize (0: a default of 1 MiB), never
- * following a symlink at either end, fsync dst.  If crc is not NULL it
- * receives the CRC32 of the data.  Returns bytes copied or -1. */
-int64_t io_copy_file(const char *src, const char *dst, size_t bufsize, uint32_t *crc,
+/* Copy src to dst as io_copy_fd does (o: block size, progress, serial;
+ * NULL for the defaults; its src and dst are ignored), never following a
+ * symlink at either end, fsync dst.  If crc is not NULL it receives the
+ * CRC32 of the data.  Returns bytes copied or -1. */
+int64_t io_copy_file(const char *src, const char *dst, const io_copy_t *o, uint32_t *crc,
                      scr_error_t *err);
 
 /* CRC32 and size of a file's contents (symlinks are not followed).  Regular

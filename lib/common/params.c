@@ -44,6 +44,9 @@ static const param_info_t table[] = {
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "verify CRC32 before deleting cached files"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL, "bytes per message in redundancy pipelines"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read/write when copying files"},
+    {"SCR_OVERLAP", NULL, 0, NULL,
+     "1: copies and redundancy pipelines read ahead on a helper thread; 0: not; "
+     "unset: only when the node's ranks leave a core free"},
     /* checkpoint policy */
     {"SCR_CHECKPOINT_INTERVAL", "0", 0, NULL, "SCR_Need_checkpoint: every N calls"},
     {"SCR_CHECKPOINT_SECONDS", "0", 0, NULL, "SCR_Need_checkpoint: every N seconds"},

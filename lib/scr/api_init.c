@@ -1,6 +1,7 @@
 /* api_init.c - SCR_Init, SCR_Finalize, SCR_Config (program flow "SCR_Init") */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,22 @@ static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
 }
 
 /* job facts everyone must agree on come from rank 0 */
+/* Helper threads (worker.h) overlap reading with sending or writing, but
+ * only pay where a core would otherwise idle: with a rank on every core
+ * they take cycles from the ranks (measured in bench/README.md).  Auto:
+ * when this process may run on more than one CPU and the node's ranks
+ * leave CPUs free. */
+static int init_overlap(scr_ctx_t *ctx)
+{
+    int v = config_get_int(ctx->cfg, "SCR_OVERLAP", -1);
+    if (v >= 0)
+        return v > 0;
+    cpu_set_t set;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int mine = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+    return mine > 1 && online > ctx->topo.local_size;
+}
+
 /* a pipeline block size: 4 KiB to 1 GiB, a multiple of 64 (ISA-L vectors);
  * anything else is reported and the 1 MiB default used */
 static size_t init_buf_size(scr_ctx_t *ctx, const char *name)
@@ -290,6 +307,8 @@ static int init_body(scr_ctx_t *ctx)
     }
     ctx->buf_size = init_buf_size(ctx, "SCR_MPI_BUF_SIZE");
     ctx->file_buf_size = init_buf_size(ctx, "SCR_FILE_BUF_SIZE");
+    ctx->overlap = init_overlap(ctx);
+    log_dbg(2, "helper threads in pipelines: %s", ctx->overlap ? "yes" : "no");
     ctx->crc_on_copy = config_get_int(ctx->cfg, "SCR_CRC_ON_COPY", 0);
     /* the configuration is identical everywhere, so only rank 0 reports */
     ok = desc_create(ctx, &err) == 0;

@@ -40,13 +40,14 @@ static int fetch_copy(void *arg)
         uint64_t size;
         if (!path_is_safe_relative(rel))
             return errprintf(&j->err, "unsafe file name '%s'", rel), -1;
+        io_copy_t o = {NULL, NULL, j->ctx->file_buf_size, NULL, NULL, !j->ctx->overlap};
         snprintf(src, sizeof(src), "%s/%s", j->pfsdir, rel);
         snprintf(dst, sizeof(dst), "%s/%s", j->dir, rel);
         char *parent = strdup(dst);
         *strrchr(parent, '/') = '\0';
         int64_t n = io_mkdir_p(parent, 0700, &err) < 0
                         ? -1
-                        : io_copy_file(src, dst, j->ctx->file_buf_size, &crc, &err);
+                        : io_copy_file(src, dst, &o, &crc, &err);
         free(parent);
         if (n < 0)
             return errprintf(&j->err, "%s", err.text), -1;

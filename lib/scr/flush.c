@@ -36,6 +36,7 @@ struct flush_async {
     int ok;
     int check_crc;  /* SCR_CRC_ON_FLUSH */
     size_t bufsize; /* SCR_FILE_BUF_SIZE */
+    int overlap;    /* read ahead on a helper thread (scr_ctx.h) */
     scr_error_t err;
     /* background only */
     int background;
@@ -92,7 +93,7 @@ static int flush_copy(flush_job_t *j, const kvtree_t *m, uint64_t *total)
     int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     uint32_t crc = 0, want;
     flush_progress_t p = {j, *total};
-    io_copy_t o = {src, dst, j->bufsize, flush_progress, &p};
+    io_copy_t o = {src, dst, j->bufsize, flush_progress, &p, !j->overlap};
     int64_t n = 0;
     j->err.text[0] = '\0';
     if (in < 0 || out < 0)
@@ -228,6 +229,7 @@ static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
     j->id = id;
     j->check_crc = config_get_int(ctx->cfg, "SCR_CRC_ON_FLUSH", 1);
     j->bufsize = ctx->file_buf_size;
+    j->overlap = ctx->overlap;
     j->t0 = scr_now();
     pfs_dset_dir(ctx->prefix, id, j->pfsdir, sizeof(j->pfsdir));
     scr_error_t err = {""};

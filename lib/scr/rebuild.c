@@ -164,7 +164,7 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
             if (io_mkdir_p(parent, 0700, err) < 0)
                 rc = -1;
             else if (rename(src, dst) < 0 &&
-                     (errno != EXDEV || io_copy_file(src, dst, 0, NULL, err) < 0))
+                     (errno != EXDEV || io_copy_file(src, dst, NULL, NULL, err) < 0))
                 rc = errprintf(err, "move %s to %s: %s", src, dst, strerror(errno));
         }
         if (rc == 0)

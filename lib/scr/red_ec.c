@@ -199,6 +199,7 @@ struct ec_pipe {
     unsigned char *send[2], *recv[2], *data;
     ec_stage_fn prepare, finish;
     const void *plan; /* recovery: ec_lost_t */
+    int overlap;      /* the worker runs on its own thread (scr_ctx.h) */
     int prep, fin;    /* the worker's task: pieces, -1 for none */
     int rc;
     scr_error_t *err;
@@ -233,11 +234,13 @@ static unsigned char *ec_alloc(size_t size)
 
 /* buffers for pieces of len bytes: send blocks of sendu, receive blocks of
  * recvu piece lengths; aborts when memory runs out (the set would hang) */
-static void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, size_t bufsize, size_t sendu,
+static void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
                          size_t recvu, MPI_Comm comm, scr_error_t *err)
 {
+    size_t bufsize = ctx->buf_size;
     memset(pp, 0, sizeof(*pp));
     pp->j = j;
+    pp->overlap = ctx->overlap;
     pp->err = err;
     pp->len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
     pp->pieces =
@@ -276,7 +279,7 @@ static int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
     if (ring_init(&ring) < 0)
         MPI_Abort(comm, 1);
     worker_t w;
-    worker_init(&w, pp->pieces > 1);
+    worker_init(&w, pp->pieces > 1 && pp->overlap);
     pp->fin = -1;
     pp->prep = pp->pieces > 0 ? 0 : -1;
     ec_pipe_task(pp);
@@ -362,10 +365,10 @@ static int ec_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char 
     return rc;
 }
 
-static int ec_encode(ec_job_t *j, MPI_Comm comm, size_t bufsize, scr_error_t *err)
+static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error_t *err)
 {
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, bufsize, (size_t)j->n * (size_t)j->m, (size_t)j->m, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = (size_t)j->m;
     pp.prepare = ec_encode_prepare;
@@ -444,7 +447,7 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     ok = ok && ec_write_header(ctx, rd, &j, id, dset, err) == 0;
     /* every member must take part in every piece, ready or not */
     int all = red_all(rd->comm, ok);
-    if (all && ec_encode(&j, rd->comm, ctx->buf_size, err) < 0)
+    if (all && ec_encode(&j, ctx, rd->comm, err) < 0)
         ok = 0;
     if (all && ec_finish_header(ctx, rd, &j, ok, list, dset, err) < 0)
         ok = 0;
@@ -617,8 +620,8 @@ static int ec_recover_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char
     return rc;
 }
 
-static int ec_recover_data(ec_job_t *j, MPI_Comm comm, const int *lost, int nlost,
-                           size_t bufsize, scr_error_t *err)
+static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
+                           const int *lost, int nlost, scr_error_t *err)
 {
     ec_lost_t l = {calloc((size_t)j->n, sizeof(ec_plan_t)), lost, {0}, nlost};
     for (int r = 0, x = 0; r < j->n; r++)
@@ -628,7 +631,7 @@ static int ec_recover_data(ec_job_t *j, MPI_Comm comm, const int *lost, int nlos
         return errprintf(err, "cannot plan the recovery");
     }
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, bufsize, (size_t)nlost * (size_t)j->n, (size_t)j->n, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)nlost * (size_t)j->n, (size_t)j->n, comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = lost[r] ? (size_t)j->n : 0;
     pp.prepare = ec_recover_prepare;
@@ -688,7 +691,7 @@ int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, i
     if (need && ok)
         ok = ec_prepare_lost(ctx, rd, &j, id, dsetdir, dset, &list, err) == 0;
     if (red_all(rd->comm, ok)) {
-        ok = ec_recover_data(&j, rd->comm, lost, nlost, ctx->buf_size, err) == 0;
+        ok = ec_recover_data(&j, ctx, rd->comm, lost, nlost, err) == 0;
         if (need && ok)
             ok = ec_finish_lost(ctx, rd, &j, id, list, err) == 0;
     } else if (ok) {

@@ -67,6 +67,8 @@ typedef struct {
     int nrds;
     size_t buf_size;      /* bytes per piece in redundancy and transfer pipelines */
     size_t file_buf_size; /* bytes per block in flush and fetch copies */
+    int overlap;          /* pipelines use a helper thread: SCR_OVERLAP, by
+                             default only when this node has a spare core */
     int crc_on_copy;
     int dataset_id;
     int checkpoint_id;

@@ -25,6 +25,10 @@ SIM_ENV=(-x SCR_COPY_TYPE="$scheme" -x SCR_SET_SIZE=4 -x SCR_SET_FAILURES=2
 	-x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1 -x SCR_FLUSH=0)
 redundant=1
 [ "$scheme" = SINGLE ] && redundant=0
+# the XOR/RS pipelines with their helper thread and without (unset elsewhere:
+# the automatic choice)
+[ "$scheme" = XOR ] && SIM_ENV+=(-x SCR_OVERLAP=1)
+[ "$scheme" = RS ] && SIM_ENV+=(-x SCR_OVERLAP=0)
 big=$((20 * 1024 * 1024))
 
 # ---- (a) and (b) ----

@@ -8,7 +8,10 @@ ex=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
-BASE=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1)
+# flush and fetch read ahead on a helper thread (SCR_OVERLAP=1) in blocks
+# small enough that every file takes several
+BASE=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1
+	-x SCR_OVERLAP=1 -x SCR_FILE_BUF_SIZE=64KB)
 wipe_all() { for n in node1 node2 node3 node4 node5; do "$simnode" wipe "$sim_dir" $n; done; }
 # the index flattened to one line without blanks: "CURRENTscr.dataset.4DIR..."
 index_has() { "$scr" print "$pfs/.scr/index.scr" | tr -d ' \n' | grep -Eq -- "$1"; }

@@ -46,7 +46,7 @@ static void test_copy(void)
     tu_write(src, data, len);
     uint32_t crc = 0;
     scr_error_t err;
-    int64_t n = io_copy_file(src, dst, 0, &crc, &err);
+    int64_t n = io_copy_file(src, dst, NULL, &crc, &err);
     size_t got_len = 0;
     char *got = tu_read(dst, &got_len);
     ok(n == (int64_t)len && got_len == len && memcmp(got, data, len) == 0,
@@ -56,17 +56,18 @@ static void test_copy(void)
     uint32_t c2;
     uint64_t size;
     ok(io_file_crc(dst, &c2, &size, &err) == 0 && c2 == crc && size == len, "file_crc");
-    ok(io_copy_file(src, dst, 4096, NULL, &err) == (int64_t)len, "small buffer copy");
+    io_copy_t small = {NULL, NULL, 4096, NULL, NULL, 0};
+    ok(io_copy_file(src, dst, &small, NULL, &err) == (int64_t)len, "small buffer copy");
 
     snprintf(link, sizeof(link), "%s/link.dat", dir);
     symlink(src, link);
-    ok(io_copy_file(link, dst, 0, NULL, &err) < 0 && strstr(err.text, "link.dat"),
+    ok(io_copy_file(link, dst, NULL, NULL, &err) < 0 && strstr(err.text, "link.dat"),
        "source symlink not followed: %s", err.text);
-    ok(io_copy_file(src, link, 0, NULL, &err) < 0, "destination symlink not followed");
-    ok(io_copy_file(dir, dst, 0, NULL, &err) < 0 && strstr(err.text, "not a regular"),
+    ok(io_copy_file(src, link, NULL, NULL, &err) < 0, "destination symlink not followed");
+    ok(io_copy_file(dir, dst, NULL, NULL, &err) < 0 && strstr(err.text, "not a regular"),
        "directory source rejected");
     snprintf(dst, sizeof(dst), "%s/no/such/dir/x", dir);
-    ok(io_copy_file(src, dst, 0, NULL, &err) < 0 && strstr(err.text, "No such file"),
+    ok(io_copy_file(src, dst, NULL, NULL, &err) < 0 && strstr(err.text, "No such file"),
        "missing destination dir: %s", err.text);
     free(data);
 }
@@ -96,13 +97,15 @@ static void test_copy_fd(void)
     size_t sizes[3] = {8192, 8193, len};
     char part[4200];
     snprintf(part, sizeof(part), "%s/part.dat", dir);
-    /* sources of exactly one block (no thread), one more byte, many blocks */
-    for (int i = 0; i < 3; i++) {
+    /* sources of exactly one block (no thread), one more byte, many blocks;
+     * with the reader thread and without */
+    for (int k = 0; k < 6; k++) {
+        int i = k % 3, serial = k / 3;
         tu_write(part, data, sizes[i]);
         int in = open(part, O_RDONLY),
             out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         progress_t p = {0, 0, 1};
-        io_copy_t o = {part, dst, 8192, progress, &p};
+        io_copy_t o = {part, dst, 8192, progress, &p, serial};
         uint32_t crc = 0;
         scr_error_t err;
         int64_t n = io_copy_fd(in, out, &o, &crc, &err);
@@ -113,7 +116,8 @@ static void test_copy_fd(void)
         ok(n == (int64_t)sizes[i] && got_len == sizes[i] &&
                !memcmp(got, data, sizes[i]) &&
                crc == (uint32_t)crc32(0L, (unsigned char *)data, (uInt)sizes[i]),
-           "%zu bytes in 8 KiB blocks: identical, CRC32 right", sizes[i]);
+           "%zu bytes in 8 KiB blocks%s: identical, CRC32 right", sizes[i],
+           serial ? ", serial" : "");
         ok(p.calls == (int)((sizes[i] + 8191) / 8192) && p.last == sizes[i] && p.monotone,
            "progress after each block (%d calls, last %llu)", p.calls,
            (unsigned long long)p.last);
@@ -121,7 +125,7 @@ static void test_copy_fd(void)
     }
     /* a read error on the worker's side is reported, naming the source */
     int in = open(src, O_WRONLY), out = open(dst, O_WRONLY | O_TRUNC);
-    io_copy_t o = {src, dst, 8192, NULL, NULL};
+    io_copy_t o = {src, dst, 8192, NULL, NULL, 0};
     scr_error_t err;
     ok(io_copy_fd(in, out, &o, NULL, &err) < 0 && strstr(err.text, "read") &&
            strstr(err.text, "src.dat") && strstr(err.text, "Bad file descriptor"),
@@ -160,8 +164,8 @@ static void test_full(void)
     snprintf(src, sizeof(src), "%s/src.dat", dir);
     snprintf(dst, sizeof(dst), "%s/dst.dat", mnt);
     scr_error_t err;
-    ok(io_copy_file(src, dst, 0, NULL, &err) < 0 && strstr(err.text, "No space left") &&
-           strstr(err.text, "dst.dat"),
+    ok(io_copy_file(src, dst, NULL, NULL, &err) < 0 &&
+           strstr(err.text, "No space left") && strstr(err.text, "dst.dat"),
        "copy to a full file system: %s", err.text);
     umount(mnt);
 }

@@ -183,8 +183,10 @@ int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error
     struct stat st;
     /* a file of one block has nothing to overlap: no thread */
     int big = fstat(in, &st) < 0 || (uint64_t)st.st_size > size;
-    unsigned char *bufs[2] = {io_alloc(size), big ? io_alloc(size) : NULL};
-    if (!bufs[0] || (big && !bufs[1])) {
+    /* two buffers even inline: the next block is read before this one is
+     * written */
+    unsigned char *bufs[2] = {io_alloc(size), io_alloc(size)};
+    if (!bufs[0] || !bufs[1]) {
         free(bufs[0]);
         free(bufs[1]);
         return errprintf(err, "copy %s: out of memory for %zu byte buffers", o->src,

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "crc32.h"
 #include "io.h"
+#include "units.h"
 #include "worker.h"
 
 #define IO_DEFAULT_BUF (1024 * 1024)
@@ -121,13 +121,6 @@ static void *io_alloc(size_t size)
     return p;
 }
 
-static double io_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* the read half of a copy: the next block, its CRC carried along */
 typedef struct {
     int fd;
@@ -160,7 +153,7 @@ static int io_copy_blocks(worker_t *w, io_reader_t *rd, unsigned char *bufs[2], 
         size_t n = (size_t)rd->n;
         rd->buf = bufs[cur ^ 1];
         worker_post(w, io_read_block, rd);
-        double t0 = io_now();
+        double t0 = scr_now();
         if (io_write_full(out, bufs[cur], n) < 0) {
             rc = errprintf(err, "write %s: %s", o->dst, strerror(errno));
             worker_wait(w);
@@ -168,7 +161,7 @@ static int io_copy_blocks(worker_t *w, io_reader_t *rd, unsigned char *bufs[2], 
         }
         *total += (int64_t)n;
         if (o->progress)
-            o->progress((uint64_t)*total, io_now() - t0, o->arg);
+            o->progress((uint64_t)*total, scr_now() - t0, o->arg);
         worker_wait(w);
         cur ^= 1;
     }

@@ -40,8 +40,8 @@ typedef struct {
 } io_copy_t;
 
 /* Copy in to its end into out, reading the next block on a helper thread
- * while this one writes (worker.h), unless o->serial.  If crc is not NULL it receives the
- * CRC32 of the data.  Returns bytes copied or -1. */
+ * while this one writes (worker.h), unless o->serial.  If crc is not NULL
+ * it receives the CRC32 of the data.  Returns bytes copied or -1. */
 int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error_t *err);
 
 /* Copy src to dst as io_copy_fd does (o: block size, progress, serial;

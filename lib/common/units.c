@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <time.h>
 
 #include "units.h"
 
@@ -103,4 +104,11 @@ void units_format_bytes(uint64_t val, char *buf, size_t len)
         snprintf(buf, len, "%llu B", (unsigned long long)val);
     else
         snprintf(buf, len, "%.1f %s", v, names[i]);
+}
+
+double scr_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -1,4 +1,5 @@
-/* units.h - parse and print byte counts and plain numbers from parameters.
+/* units.h - parse and print byte counts and plain numbers from parameters,
+ * and the clock durations are measured with.
  *
  * Parameters such as SCR_CACHE_SIZE, SCR_FLUSH_ASYNC_BW or SCR_CONTAINER_SIZE
  * take human byte counts ("4GB", "1.5MiB", "512k"); a suffix multiplies by a
@@ -18,5 +19,8 @@ int units_parse_ulong(const char *str, unsigned long *val);
 int units_parse_double(const char *str, double *val);
 /* 1536 -> "1.5 KiB" */
 void units_format_bytes(uint64_t val, char *buf, size_t len);
+
+/* seconds on the monotonic clock, for durations (never goes back) */
+double scr_now(void);
 
 #endif

@@ -6,10 +6,10 @@ static void *worker_main(void *arg)
     worker_t *w = arg;
     pthread_mutex_lock(&w->lock);
     for (;;) {
-        while (!w->quit && !(w->busy && w->fn))
+        while (!w->quit && !w->fn)
             pthread_cond_wait(&w->cond, &w->lock);
-        if (w->quit && !w->busy)
-            break;
+        if (!w->fn)
+            break; /* quit, nothing posted */
         worker_fn fn = w->fn;
         void *a = w->arg;
         pthread_mutex_unlock(&w->lock);
@@ -17,7 +17,6 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&w->lock);
         w->rc = rc;
         w->fn = NULL;
-        w->busy = 0;
         pthread_cond_broadcast(&w->cond);
     }
     pthread_mutex_unlock(&w->lock);
@@ -26,7 +25,7 @@ static void *worker_main(void *arg)
 
 void worker_init(worker_t *w, int threaded)
 {
-    w->busy = w->quit = w->rc = 0;
+    w->quit = w->rc = 0;
     w->fn = NULL;
     w->arg = NULL;
     pthread_mutex_init(&w->lock, NULL);
@@ -55,11 +54,10 @@ void worker_post(worker_t *w, worker_fn fn, void *arg)
         return;
     }
     pthread_mutex_lock(&w->lock);
-    while (w->busy)
+    while (w->fn)
         pthread_cond_wait(&w->cond, &w->lock);
     w->fn = fn;
     w->arg = arg;
-    w->busy = 1;
     pthread_cond_broadcast(&w->cond);
     pthread_mutex_unlock(&w->lock);
 }
@@ -73,7 +71,7 @@ int worker_wait(worker_t *w)
         return rc;
     }
     pthread_mutex_lock(&w->lock);
-    while (w->busy)
+    while (w->fn)
         pthread_cond_wait(&w->cond, &w->lock);
     rc = w->rc;
     w->rc = 0;

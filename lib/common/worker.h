@@ -21,9 +21,8 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int threaded; /* 0: tasks run inline */
-    int busy;     /* a task is posted and not yet done */
     int quit;
-    worker_fn fn;
+    worker_fn fn; /* the task posted and not yet done, or NULL */
     void *arg;
     int rc;
 } worker_t;

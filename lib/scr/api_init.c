@@ -113,7 +113,6 @@ static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
     return 0;
 }
 
-/* job facts everyone must agree on come from rank 0 */
 /* Helper threads (worker.h) overlap reading with sending or writing, but
  * only pay where a core would otherwise idle: with a rank on every core
  * they take cycles from the ranks (measured in bench/README.md).  Auto:
@@ -144,6 +143,7 @@ static size_t init_buf_size(scr_ctx_t *ctx, const char *name)
     return (size_t)v & ~(size_t)63;
 }
 
+/* job facts everyone must agree on come from rank 0 */
 static void init_identity(scr_ctx_t *ctx)
 {
     if (ctx->rank == 0) {

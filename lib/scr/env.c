@@ -3,19 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "env.h"
 #include "path.h"
 #include "scr_ctx.h"
-
-double scr_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int env_user(const scr_config_t *cfg, char *buf, size_t len)
 {

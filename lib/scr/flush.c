@@ -13,7 +13,6 @@
 
 #include "agree.h"
 #include "cache.h"
-#include "crc32.h"
 #include "crcbg.h"
 #include "evlog.h"
 #include "filemap.h"
@@ -98,13 +97,14 @@ static int flush_copy(flush_job_t *j, const kvtree_t *m, uint64_t *total)
     j->err.text[0] = '\0';
     if (in < 0 || out < 0)
         errprintf(&j->err, "open %s: %s", in < 0 ? src : dst, strerror(errno));
-    else if ((n = io_copy_fd(in, out, &o, &crc, &j->err)) < 0)
-        ;
-    else if (fsync(out) < 0)
-        errprintf(&j->err, "fsync %s: %s", dst, strerror(errno));
-    else if (j->check_crc && kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
-        errprintf(&j->err, "%s changed in cache: CRC32 0x%08x, recorded 0x%08x", src, crc,
-                  want);
+    else if ((n = io_copy_fd(in, out, &o, &crc, &j->err)) >= 0) {
+        if (fsync(out) < 0)
+            errprintf(&j->err, "fsync %s: %s", dst, strerror(errno));
+        else if (j->check_crc && kvtree_util_get_crc32(m, "CRC", &want) == 0 &&
+                 want != crc)
+            errprintf(&j->err, "%s changed in cache: CRC32 0x%08x, recorded 0x%08x", src,
+                      crc, want);
+    }
     if (n > 0)
         *total += (uint64_t)n;
     if (in >= 0)

@@ -181,7 +181,6 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
     return 0;
 }
 
-/* aligned for ISA-L's vector code */
 /* The piece pipeline shared by encode and recovery: prepare a piece (read
  * and multiply into a send buffer), the ring reduce-scatter, finish it
  * (write what the ring returned).  A worker thread finishes piece p-1 and
@@ -206,11 +205,17 @@ struct ec_pipe {
     double read, mul, comm, write, wait; /* seconds, reported at SCR_DEBUG=2 */
 };
 
+/* bytes in piece p: pp->len, less for the last */
+static int ec_pipe_len(const ec_pipe_t *pp, int p)
+{
+    uint64_t left = pp->j->chunk - (uint64_t)p * (uint64_t)pp->len;
+    return left < (uint64_t)pp->len ? (int)left : pp->len;
+}
+
 static void ec_pipe_stage(ec_pipe_t *pp, ec_stage_fn fn, int piece, unsigned char *buf)
 {
     uint64_t off = (uint64_t)piece * (uint64_t)pp->len;
-    uint64_t left = pp->j->chunk - off;
-    int len = left < (uint64_t)pp->len ? (int)left : pp->len;
+    int len = ec_pipe_len(pp, piece);
     /* keep going after an error so the collective completes everywhere */
     if (fn(pp, off, len, buf, pp->rc ? NULL : pp->err) < 0)
         pp->rc = -1;
@@ -226,6 +231,7 @@ static int ec_pipe_task(void *arg)
     return 0;
 }
 
+/* aligned for ISA-L's vector code */
 static unsigned char *ec_alloc(size_t size)
 {
     void *p = NULL;
@@ -287,10 +293,8 @@ static int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
         pp->fin = p - 1;
         pp->prep = p + 1 < pp->pieces ? p + 1 : -1;
         worker_post(&w, ec_pipe_task, pp);
-        uint64_t left = pp->j->chunk - (uint64_t)p * (uint64_t)pp->len;
-        size_t len = left < (uint64_t)pp->len ? (size_t)left : (size_t)pp->len;
         for (int r = 0; r < pp->j->n; r++)
-            counts[r] = pp->units[r] * len;
+            counts[r] = pp->units[r] * (size_t)ec_pipe_len(pp, p);
         double t0 = scr_now();
         ring_xor_reduce_scatter(&ring, pp->send[p & 1], counts, pp->recv[p & 1], comm);
         double t1 = scr_now();
@@ -437,7 +441,8 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
         uint64_t size = ec_logical_size(kvtree_getf(j.metas, "%d", s));
         max = size > max ? size : max;
     }
-    /* chunks in whole 8-byte words: the reduction then XORs 64-bit words */
+    /* chunks in whole 8-byte words, as redundancy files have always been
+     * laid out (the ring no longer needs it; its vector path wants 32) */
     j.chunk = (max + (uint64_t)j.k - 1) / (uint64_t)j.k;
     j.chunk = (j.chunk + 7) & ~(uint64_t)7;
     kvtree_t *dset = filemap_get_desc(ctx->filemap, id, "DSETDESC");

@@ -55,6 +55,12 @@ static size_t ring_segs(size_t count)
     return (count + RING_SEG - 1) / RING_SEG;
 }
 
+/* bytes of the segment at off in a block of count bytes */
+static size_t ring_seg_len(size_t count, size_t off)
+{
+    return count - off < RING_SEG ? count - off : RING_SEG;
+}
+
 /* The receive events, in the order the left neighbour sends them: step t
  * (block me-t-2), segment s.  Both ends walk the same list. */
 typedef struct {
@@ -64,21 +70,20 @@ typedef struct {
     size_t s; /* current segment */
 } ring_walk_t;
 
-static int ring_walk_next(ring_walk_t *w)
+/* move to the next event (callers stop at the counted total) */
+static void ring_walk_next(ring_walk_t *w)
 {
-    while (w->t < w->n - 1) {
-        if (w->s < ring_segs(w->counts[ring_mod(w->me - w->t - 2, w->n)]))
-            return 1;
+    while (w->t < w->n - 1 &&
+           w->s >= ring_segs(w->counts[ring_mod(w->me - w->t - 2, w->n)])) {
         w->t++;
         w->s = 0;
     }
-    return 0;
 }
 
 static void ring_post(ring_t *r, ring_walk_t *w, int e, int left, MPI_Comm comm)
 {
     size_t count = w->counts[ring_mod(w->me - w->t - 2, w->n)];
-    size_t len = count - w->s * RING_SEG < RING_SEG ? count - w->s * RING_SEG : RING_SEG;
+    size_t len = ring_seg_len(count, w->s * RING_SEG);
     MPI_Irecv(r->slot + (size_t)(e % RING_WINDOW) * RING_SEG, (int)len, MPI_BYTE, left,
               RING_TAG, comm, &r->reqs[e % RING_WINDOW]);
     w->s++;
@@ -102,7 +107,7 @@ static size_t ring_start(unsigned char *block, size_t count, int right,
 {
     size_t ns = 0;
     for (size_t off = 0; off < count; off += RING_SEG) {
-        size_t len = count - off < RING_SEG ? count - off : RING_SEG;
+        size_t len = ring_seg_len(count, off);
         MPI_Isend(block + off, (int)len, MPI_BYTE, right, RING_TAG, comm, &sends[ns++]);
     }
     return ns;
@@ -139,7 +144,7 @@ void ring_xor_reduce_scatter(ring_t *r, unsigned char *send, const size_t *count
         ring_walk_next(&cur);
         int rb = ring_mod(me - cur.t - 2, n);
         size_t off = cur.s * RING_SEG;
-        size_t len = counts[rb] - off < RING_SEG ? counts[rb] - off : RING_SEG;
+        size_t len = ring_seg_len(counts[rb], off);
         unsigned char *in = r->slot + (e % RING_WINDOW) * RING_SEG;
         unsigned char *mine = send + offs[rb] + off;
         MPI_Wait(&r->reqs[e % RING_WINDOW], MPI_STATUS_IGNORE);

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "kvtree.h"
 #include "topo.h"
+#include "units.h" /* scr_now */
 
 #define SCR_PATH_MAX 4096
 
@@ -95,7 +96,5 @@ typedef struct {
     double t_last_ckpt;
     double ckpt_seconds;
 } scr_ctx_t;
-
-double scr_now(void);
 
 #endif

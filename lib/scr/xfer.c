@@ -158,7 +158,8 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
             MPI_Abort(s->comm, 1);
     }
     uint64_t off = 0, end = s->total > r->total ? s->total : r->total;
-    for (int i = 0; off < end; i++, off += bufsize) {
+    int i = 0;
+    for (; off < end; i++, off += bufsize) {
         int k = i & 1, sn = xfer_count(s, off, bufsize), rn = xfer_count(r, off, bufsize);
         MPI_Wait(&s->req[k], MPI_STATUS_IGNORE); /* piece i-2 is out */
         if (sn && (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, err) < 0)) {
@@ -175,9 +176,9 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
             xfer_land(r, k ^ 1, off - bufsize, xfer_count(r, off - bufsize, bufsize),
                       err);
     }
-    if (off > 0)
-        xfer_land(r, (int)((off / bufsize - 1) & 1), off - bufsize,
-                  xfer_count(r, off - bufsize, bufsize), err);
+    if (i > 0)
+        xfer_land(r, (i - 1) & 1, off - bufsize, xfer_count(r, off - bufsize, bufsize),
+                  err);
     MPI_Waitall(2, s->req, MPI_STATUSES_IGNORE);
     for (int k = 0; k < 2; k++) {
         free(s->buf[k]);

@@ -1,5 +1,6 @@
-/* test_units.c - byte counts and strict numbers */
+/* test_units.c - byte counts, strict numbers and the clock */
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "units.h"
@@ -48,5 +49,10 @@ int main(void)
     ok(strcmp(buf, "1.5 KiB") == 0, "format 1536 -> %s", buf);
     units_format_bytes(12, buf, sizeof(buf));
     ok(strcmp(buf, "12 B") == 0, "format 12 -> %s", buf);
+    double t0 = scr_now();
+    usleep(20000);
+    double dt = scr_now() - t0;
+    ok(dt >= 0.019 && dt < 5, "scr_now advances with time (%.4f s over a 20 ms sleep)",
+       dt);
     return done_testing();
 }

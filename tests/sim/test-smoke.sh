@@ -41,6 +41,26 @@ check "restart a node" "$simnode" start-node "$dir" node2
 check "6 ranks on 3 nodes after the restart" timeout 120 "$simnode" mpirun "$dir" -np 6 \
 	--host node1:2,node2:2,node4:2 "$smoke" 3
 
+# unpinned nodes run on every CPU; pinned ones on their own share, a
+# restarted node on the share it had
+cpus() { "$simnode" exec "$1" "$2" sh -c 'taskset -cp $$' | sed 's/.*: //'; }
+all=$(taskset -cp $$ | sed 's/.*: //')
+check "unpinned nodes run on every CPU ($all)" test "$(cpus "$dir" node1)" = "$all"
+pdir=$(mktemp -d "$base/scr-sim-pin.XXXXXX")
+SIMNODE_PIN=1 "$simnode" start "$pdir" 4
+p1=$(cpus "$pdir" node1) p2=$(cpus "$pdir" node2)
+if [ "$(nproc)" -ge 2 ]; then
+	check "pinned nodes on different CPUs ($p1, $p2)" test -n "$p1" -a "$p1" != "$p2" -a "$p1" != "$all"
+else
+	check "pinned node on the one CPU ($p1)" test "$p1" = "$all"
+fi
+check "pinned ranks inherit the node's CPUs" test "$(timeout 120 "$simnode" mpirun "$pdir" \
+	-np 1 --host node2:1 sh -c 'taskset -cp $$' | sed 's/.*: //')" = "$p2"
+"$simnode" kill "$pdir" node2
+"$simnode" start-node "$pdir" node2
+check "a restarted node keeps its CPUs" test "$(cpus "$pdir" node2)" = "$p2"
+"$simnode" stop "$pdir"
+
 holders=$(cat "$dir"/node*/pid)
 "$simnode" exec "$dir" node1 sleep 300 &
 sleeper=$!

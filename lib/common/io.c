@@ -15,72 +15,50 @@
 #define IO_DEFAULT_BUF (1024 * 1024)
 #define IO_ALIGN 4096
 
-ssize_t io_read_full(int fd, void *buf, size_t n)
+/* one loop for the four: off < 0 means the file position (pipes too);
+ * EINTR retried, a short read is end of file, a write of 0 bytes is EIO */
+static ssize_t io_full(int fd, char *rbuf, const char *wbuf, size_t n, off_t off)
 {
     size_t done = 0;
     while (done < n) {
-        ssize_t rc = read(fd, (char *)buf + done, n - done);
+        off_t at = off + (off_t)done;
+        ssize_t rc = rbuf ? (off < 0 ? read(fd, rbuf + done, n - done)
+                                     : pread(fd, rbuf + done, n - done, at))
+                          : (off < 0 ? write(fd, wbuf + done, n - done)
+                                     : pwrite(fd, wbuf + done, n - done, at));
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0)
             return -1;
-        if (rc == 0)
+        if (rc == 0 && rbuf)
             break;
+        if (rc == 0) {
+            errno = EIO;
+            return -1;
+        }
         done += (size_t)rc;
     }
     return (ssize_t)done;
+}
+
+ssize_t io_read_full(int fd, void *buf, size_t n)
+{
+    return io_full(fd, buf, NULL, n, -1);
 }
 
 int io_write_full(int fd, const void *buf, size_t n)
 {
-    size_t done = 0;
-    while (done < n) {
-        ssize_t rc = write(fd, (const char *)buf + done, n - done);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc < 0)
-            return -1;
-        if (rc == 0) {
-            errno = EIO;
-            return -1;
-        }
-        done += (size_t)rc;
-    }
-    return 0;
+    return io_full(fd, NULL, buf, n, -1) < 0 ? -1 : 0;
 }
 
 ssize_t io_pread_full(int fd, void *buf, size_t n, off_t off)
 {
-    size_t done = 0;
-    while (done < n) {
-        ssize_t rc = pread(fd, (char *)buf + done, n - done, off + (off_t)done);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc < 0)
-            return -1;
-        if (rc == 0)
-            break;
-        done += (size_t)rc;
-    }
-    return (ssize_t)done;
+    return off < 0 ? (errno = EINVAL, -1) : io_full(fd, buf, NULL, n, off);
 }
 
 int io_pwrite_full(int fd, const void *buf, size_t n, off_t off)
 {
-    size_t done = 0;
-    while (done < n) {
-        ssize_t rc = pwrite(fd, (const char *)buf + done, n - done, off + (off_t)done);
-        if (rc < 0 && errno == EINTR)
-            continue;
-        if (rc < 0)
-            return -1;
-        if (rc == 0) {
-            errno = EIO;
-            return -1;
-        }
-        done += (size_t)rc;
-    }
-    return 0;
+    return off < 0 ? (errno = EINVAL, -1) : (io_full(fd, NULL, buf, n, off) < 0 ? -1 : 0);
 }
 
 int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err)

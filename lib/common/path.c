@@ -108,17 +108,25 @@ path_t *path_from_str(const char *str)
     return p;
 }
 
-path_t *path_from_strf(const char *fmt, ...)
+/* append a formatted string at the end of p (pieces split on '/') */
+static int path_append_vstrf(path_t *p, const char *fmt, va_list ap)
 {
     char *s = NULL;
+    if (!p || vasprintf(&s, fmt, ap) < 0)
+        return -1;
+    int rc = path_insert_str(p, p->n, s);
+    free(s);
+    return rc;
+}
+
+path_t *path_from_strf(const char *fmt, ...)
+{
+    path_t *p = path_new();
     va_list ap;
     va_start(ap, fmt);
-    int rc = vasprintf(&s, fmt, ap);
+    if (path_append_vstrf(p, fmt, ap) < 0)
+        path_delete(&p);
     va_end(ap);
-    if (rc < 0)
-        return NULL;
-    path_t *p = path_from_str(s);
-    free(s);
     return p;
 }
 
@@ -209,15 +217,10 @@ int path_append_str(path_t *p, const char *str)
 
 int path_append_strf(path_t *p, const char *fmt, ...)
 {
-    char *s = NULL;
     va_list ap;
     va_start(ap, fmt);
-    int rc = vasprintf(&s, fmt, ap);
+    int rc = path_append_vstrf(p, fmt, ap);
     va_end(ap);
-    if (rc < 0)
-        return -1;
-    rc = path_append_str(p, s);
-    free(s);
     return rc;
 }
 

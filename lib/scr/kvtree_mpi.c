@@ -107,6 +107,22 @@ static char *exchange_pack(const kvtree_t *send, int ranks, int *counts, int *di
     return buf;
 }
 
+/* each process's packed tree from a gathered buffer into "<rank>" of into;
+ * with skip_empty, processes that sent nothing get no entry */
+static int kvtree_mpi_unpack(kvtree_t *into, const char *buf, const int *counts,
+                             const int *displs, int ranks, int skip_empty)
+{
+    int rc = 0;
+    for (int r = 0; r < ranks; r++) {
+        if (skip_empty && counts[r] == 0)
+            continue;
+        kvtree_t *sub = kvtree_setf(into, NULL, "%d", r);
+        if (!sub || kvtree_merge_packed(sub, buf + displs[r], counts[r]) < 0)
+            rc = -1;
+    }
+    return rc;
+}
+
 int kvtree_exchange(const kvtree_t *send, kvtree_t *recv, MPI_Comm comm)
 {
     int ranks, ok = 1, all_ok;
@@ -131,14 +147,7 @@ int kvtree_exchange(const kvtree_t *send, kvtree_t *recv, MPI_Comm comm)
     if (!rbuf)
         MPI_Abort(comm, 1);
     MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rd, MPI_BYTE, comm);
-    int status = 0;
-    for (int r = 0; r < ranks; r++) {
-        if (rc[r] == 0)
-            continue;
-        kvtree_t *sub = kvtree_setf(recv, NULL, "%d", r);
-        if (!sub || kvtree_merge_packed(sub, rbuf + rd[r], rc[r]) < 0)
-            status = -1;
-    }
+    int status = kvtree_mpi_unpack(recv, rbuf, rc, rd, ranks, 1);
     free(rbuf);
     free(sbuf);
     free(sc);
@@ -173,12 +182,7 @@ int kvtree_allgather(const kvtree_t *t, kvtree_t *all, MPI_Comm comm)
     if (!rbuf)
         MPI_Abort(comm, 1);
     MPI_Allgatherv(buf, len, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, comm);
-    int rc = 0;
-    for (int r = 0; r < ranks; r++) {
-        kvtree_t *sub = kvtree_setf(all, NULL, "%d", r);
-        if (!sub || kvtree_merge_packed(sub, rbuf + displs[r], counts[r]) < 0)
-            rc = -1;
-    }
+    int rc = kvtree_mpi_unpack(all, rbuf, counts, displs, ranks, 0);
     free(rbuf);
     free(buf);
     free(counts);

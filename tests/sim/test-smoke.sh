@@ -8,7 +8,8 @@ simnode=$here/simnode
 smoke=$1
 base=${SCR_SIM_BASE:-/var/tmp}
 dir=$(mktemp -d "$base/scr-sim-smoke.XXXXXX")
-trap '"$simnode" stop "$dir"' EXIT
+pdir="" # the pinned nodes' state, below
+trap '"$simnode" stop "$dir"; [ -z "$pdir" ] || "$simnode" stop "$pdir"' EXIT
 pass=0 fail=0
 check() {
 	local name=$1
@@ -60,6 +61,7 @@ check "pinned ranks inherit the node's CPUs" test "$(timeout 120 "$simnode" mpir
 "$simnode" start-node "$pdir" node2
 check "a restarted node keeps its CPUs" test "$(cpus "$pdir" node2)" = "$p2"
 "$simnode" stop "$pdir"
+pdir=""
 
 holders=$(cat "$dir"/node*/pid)
 "$simnode" exec "$dir" node1 sleep 300 &

@@ -17,14 +17,17 @@
 #include "log.h"
 #include "pfs.h"
 
-/* a halt condition that holds now, with its reason in buf */
-static int run_halted(const cmd_job_t *j, char *buf, size_t len)
+/* a halt condition that holds now, with its reason in buf.  Before the
+ * first launch, SCR_FINALIZE_CALLED is an earlier run's (a job script may
+ * run `scr run` twice); after a launch of ours it says ours finished. */
+static int run_halted(const cmd_job_t *j, int launched, char *buf, size_t len)
 {
     kvtree_t *t = kvtree_new();
     int held = 0;
     const char *hs = getenv("SCR_HALT_SECONDS");
     if (halt_read(j->o.prefix, t, NULL) == 0)
-        held = halt_check(t, time(NULL), 0, hs ? atol(hs) : 0, buf, len) > 0;
+        held = halt_check(t, time(NULL), 0, hs ? atol(hs) : 0,
+                          launched ? 0 : HALT_IGNORE_FINISHED, buf, len) > 0;
     kvtree_delete(&t);
     return held;
 }
@@ -41,7 +44,7 @@ int cmd_prerun(int argc, char **argv)
     if (access(j.o.prefix, W_OK | X_OK) < 0) {
         fprintf(stderr, "scr prerun: prefix %s is not writable\n", j.o.prefix);
         rc = 1;
-    } else if (run_halted(&j, reason, sizeof(reason))) {
+    } else if (run_halted(&j, 0, reason, sizeof(reason))) {
         fprintf(stderr, "scr prerun: halt condition holds (%s); not launching\n", reason);
         rc = 3;
     }
@@ -96,7 +99,7 @@ int cmd_run(int argc, char **argv)
     char reason[256];
     for (attempt = 1; runs < 0 || attempt <= runs; attempt++) {
         nodelist_t *live = NULL;
-        if (run_halted(&j, reason, sizeof(reason))) {
+        if (run_halted(&j, attempt > 1, reason, sizeof(reason))) {
             printf("scr run: halt condition holds (%s); not launching\n", reason);
             break;
         }

@@ -7,6 +7,7 @@
 
 #include "dsindex.h"
 #include "io.h"
+#include "jobrec.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "node.h"
@@ -112,12 +113,40 @@ int lifecycle_index(const jobopts_t *o, int id)
     return rc;
 }
 
-int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *indexed)
+/* the prefix and nodes the newest run of the job on this node recorded;
+ * without a record, the job's own (submission-time) prefix and nodes */
+static void lifecycle_recorded(const jobopts_t *o, const char *cntldir, jobopts_t *use,
+                               const nodelist_t *live, nodelist_t **run_live)
+{
+    char prefix[sizeof(o->prefix)];
+    nodelist_t *nodes = NULL;
+    scr_error_t err;
+    *use = *o;
+    *run_live = NULL;
+    int rc = jobrec_read(cntldir, prefix, sizeof(prefix), &nodes, &err);
+    if (rc < 0)
+        log_warn("scavenge of job %s on %s: %s; using prefix %s", o->jobid, o->host,
+                 err.text, o->prefix[0] ? o->prefix : "(none)");
+    if (rc <= 0)
+        return;
+    if (strcmp(prefix, o->prefix) != 0)
+        log_msg("scavenge of job %s on %s: the run used prefix %s", o->jobid, o->host,
+                prefix);
+    snprintf(use->prefix, sizeof(use->prefix), "%s", prefix);
+    /* the nodes that will mark this prefix: the run's that are still up.
+     * An unknown live set (no scheduler answer) stays as it is. */
+    nodelist_t *both = live && nodes ? nodelist_intersect(live, nodes) : NULL;
+    if (both && nodelist_count(both) > 0)
+        *run_live = both;
+    else
+        nodelist_delete(&both);
+    nodelist_delete(&nodes);
+}
+
+static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir, int id,
+                                 const nodelist_t *live, int *indexed)
 {
     scr_error_t err = {""};
-    char cntldir[4200];
-    *indexed = 0;
-    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
     if (!o->prefix[0]) {
         /* a job without a checkpoint in this node's cache has nothing to lose */
         if (scavenge_pick("", cntldir, &id, NULL) == 0)
@@ -153,6 +182,22 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *
                      s.failed, s.bytes);
     if (index_id >= 0)
         *indexed = lifecycle_index(o, index_id) == 0 ? 1 : -1;
+    return rc;
+}
+
+int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *indexed)
+{
+    char cntldir[4200];
+    *indexed = 0;
+    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
+    jobopts_t *use = malloc(sizeof(*use));
+    if (!use)
+        return log_err("scavenge: out of memory"), -1;
+    nodelist_t *run_live = NULL;
+    lifecycle_recorded(o, cntldir, use, live, &run_live);
+    int rc = lifecycle_scavenge_at(use, cntldir, id, run_live ? run_live : live, indexed);
+    nodelist_delete(&run_live);
+    free(use);
     return rc;
 }
 

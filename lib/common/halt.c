@@ -83,11 +83,19 @@ int halt_decrement(const char *prefix, scr_error_t *err)
     return a.result;
 }
 
+int halt_finished(const kvtree_t *t)
+{
+    const char *r = kvtree_get_val(t, "ExitReason");
+    return r && strcmp(r, HALT_FINALIZE_CALLED) == 0;
+}
+
 int halt_check(const kvtree_t *t, time_t now, time_t end_time, long halt_seconds,
-               char *reason, size_t len)
+               int flags, char *reason, size_t len)
 {
     const char *r = kvtree_get_val(t, "ExitReason");
     long v, before, secs = halt_seconds;
+    if ((flags & HALT_IGNORE_FINISHED) && halt_finished(t))
+        r = NULL;
     if (r && *r)
         return snprintf(reason, len, "%s", r), 1;
     if (kvtree_get_val(t, "CheckpointsLeft") &&

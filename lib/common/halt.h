@@ -7,6 +7,11 @@
  *   ExitBefore       stop HaltSeconds before this time
  *   HaltSeconds      margin for ExitBefore (and for the job's end time)
  *   ExitReason       stop now; SCR_Finalize sets SCR_FINALIZE_CALLED
+ *
+ * SCR_FINALIZE_CALLED is not a reason for the library to stop: it tells a
+ * launcher (`scr run`) that the run it started finished, so it must not
+ * relaunch.  A rerun of the application in the same job (a job script that
+ * runs it twice, a retry loop) restarts from its newest checkpoint.
  */
 #ifndef SCR_HALT_H
 #define SCR_HALT_H
@@ -27,10 +32,20 @@ int halt_remove(const char *prefix, scr_error_t *err);
 /* after a checkpoint: CheckpointsLeft - 1 (if set); returns the new value or -1 */
 int halt_decrement(const char *prefix, scr_error_t *err);
 
+#define HALT_FINALIZE_CALLED "SCR_FINALIZE_CALLED"
+
+/* halt_check flags */
+enum {
+    HALT_IGNORE_FINISHED = 1, /* ExitReason SCR_FINALIZE_CALLED does not count */
+};
+
+/* Does ExitReason say a run finished (SCR_FINALIZE_CALLED)? */
+int halt_finished(const kvtree_t *t);
+
 /* Does a condition hold at now?  end_time (0: unknown) and halt_seconds
  * come from the scheduler and SCR_HALT_SECONDS.  Writes the reason. */
 int halt_check(const kvtree_t *t, time_t now, time_t end_time, long halt_seconds,
-               char *reason, size_t len);
+               int flags, char *reason, size_t len);
 
 /* "1700000000", "@1700000000", "2026-11-21 18:30[:00]", "2026-11-21T18:30",
  * "18:30" (next such time), "+90", "+30m", "+2h", "+1d", "now" */

@@ -22,8 +22,10 @@
 #include "halt.h"
 #include "pfs.h"
 #include "io.h"
+#include "jobrec.h"
 #include "kvtree_mpi.h"
 #include "log.h"
+#include "nodelist.h"
 #include "rebuild.h"
 #include "scr.h"
 #include "scr_build.h"
@@ -113,6 +115,44 @@ static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
     return 0;
 }
 
+/* the run's nodes as a compressed host list, on every rank */
+static char *init_run_nodes(scr_ctx_t *ctx)
+{
+    kvtree_t *mine = kvtree_new(), *got = kvtree_new(), *list = kvtree_new();
+    if (ctx->topo.local_rank == 0)
+        kvtree_set_kv(kvtree_set(mine, "0", kvtree_new()), "HOST", ctx->topo.hostname);
+    kvtree_exchange(mine, got, ctx->comm);
+    if (ctx->rank == 0) {
+        nodelist_t *nodes = nodelist_new();
+        for (kvtree_elem_t *e = kvtree_first(got); e; e = kvtree_elem_next(e))
+            nodelist_append(nodes, kvtree_get_val(kvtree_elem_tree(e), "HOST"));
+        char *str = nodelist_compress(nodes);
+        kvtree_util_set_str(list, "NODES", str ? str : "");
+        free(str);
+        nodelist_delete(&nodes);
+    }
+    kvtree_bcast(list, 0, ctx->comm);
+    const char *v = kvtree_get_val(list, "NODES");
+    char *str = strdup(v ? v : "");
+    kvtree_delete(&mine);
+    kvtree_delete(&got);
+    kvtree_delete(&list);
+    return str;
+}
+
+/* The job's epilog and `scr postrun` act on the prefix this run uses,
+ * which the job script or the application may have chosen after the job
+ * was submitted: each node's first rank records it (jobrec.h). */
+static void init_jobrec(scr_ctx_t *ctx)
+{
+    char *nodes = init_run_nodes(ctx);
+    scr_error_t err;
+    if (ctx->topo.local_rank == 0 &&
+        jobrec_write(ctx->cntl_dir, ctx->prefix, nodes, &err) < 0)
+        log_warn("the job epilog may not find prefix %s: %s", ctx->prefix, err.text);
+    free(nodes);
+}
+
 /* Helper threads (worker.h) overlap reading with sending or writing, but
  * only pay where a core would otherwise idle: with a rank on every core
  * they take cycles from the ranks (measured in bench/README.md).  Auto:
@@ -189,24 +229,25 @@ static void init_counters(scr_ctx_t *ctx)
     MPI_Bcast(&ctx->restart_id, 1, MPI_INT, 0, ctx->comm);
 }
 
-/* A halt condition at start (e.g. SCR_FINALIZE_CALLED from a finished run)
- * stops this run before it does anything. */
+/* A halt condition at start stops this run before it does anything.
+ * SCR_FINALIZE_CALLED is not one: an earlier run finished, and this one (a
+ * rerun in the same job, or a new job) restarts from the newest checkpoint.
+ * The mark is cleared, since this run has not finished: if it fails, `scr
+ * run` must relaunch it. */
 static void init_halt_check(scr_ctx_t *ctx)
 {
     char reason[256] = "";
-    /* SCR_FINALIZE_CALLED stops relaunches of the job that finished; a new
-     * job in the same prefix clears it */
     if (ctx->rank == 0) {
         kvtree_t *t = kvtree_new();
-        const char *r, *job;
+        scr_error_t err;
         halt_read(ctx->prefix, t, NULL);
-        r = kvtree_get_val(t, "ExitReason");
-        job = kvtree_get_val(t, "JOBID");
-        if (r && strcmp(r, "SCR_FINALIZE_CALLED") == 0 && job &&
-            strcmp(job, ctx->jobid) != 0) {
-            log_dbg(1, "job %s finished earlier; job %s may run", job, ctx->jobid);
-            halt_unset(ctx->prefix, "ExitReason", NULL);
-            halt_unset(ctx->prefix, "JOBID", NULL);
+        if (halt_finished(t)) {
+            const char *job = kvtree_get_val(t, "JOBID");
+            log_dbg(1, "job %s finished a run earlier; job %s runs again", job ? job : "?",
+                    ctx->jobid);
+            if (halt_unset(ctx->prefix, "ExitReason", &err) < 0 ||
+                halt_unset(ctx->prefix, "JOBID", &err) < 0)
+                log_warn("cannot clear SCR_FINALIZE_CALLED: %s", err.text);
         }
         kvtree_delete(&t);
     }
@@ -319,6 +360,7 @@ static int init_body(scr_ctx_t *ctx)
     ok = init_dirs(ctx, &err) == 0;
     if (!scr_agree(ctx, ok, "SCR_Init", &err))
         return -1;
+    init_jobrec(ctx);
     ctx->flush_every = config_get_int(ctx->cfg, "SCR_FLUSH", 10);
     if (ctx->rank == 0 && config_get_int(ctx->cfg, "SCR_USE_CONTAINERS", 0))
         log_warn(
@@ -368,6 +410,10 @@ int SCR_Init(void)
     log_set_rank(ctx->rank);
     ctx->t_init = ctx->t_last_ckpt = scr_now();
     if (init_body(ctx) < 0) {
+        /* every rank fails together, and one of them said why; the caller
+         * may MPI_Abort at once, which would kill a rank still about to
+         * print the reason: nobody returns before everyone has written */
+        MPI_Barrier(ctx->comm);
         ctx->initialized = 0;
         ctx->init_failed = 1;
         return SCR_FAILURE;

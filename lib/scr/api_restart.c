@@ -44,7 +44,8 @@ static int halt_share(scr_ctx_t *ctx, char *reason, size_t len)
     int halt = 0;
     if (ctx->rank == 0)
         halt = halt_check(ctx->halt, time(NULL), halt_end_time(ctx),
-                          config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0), reason, len);
+                          config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0),
+                          HALT_IGNORE_FINISHED, reason, len);
     MPI_Bcast(&halt, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(reason, (int)len, MPI_CHAR, 0, ctx->comm);
     return halt;

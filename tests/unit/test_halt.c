@@ -14,11 +14,17 @@ static int parses(const char *s, time_t now, time_t want)
     return r;
 }
 
-static int holds(kvtree_t *t, time_t now, time_t end, long secs, const char *want)
+static int holds_flags(kvtree_t *t, time_t now, time_t end, long secs, int flags,
+                       const char *want)
 {
     char reason[64] = "";
-    int h = halt_check(t, now, end, secs, reason, sizeof(reason));
+    int h = halt_check(t, now, end, secs, flags, reason, sizeof(reason));
     return want ? h && strcmp(reason, want) == 0 : !h;
+}
+
+static int holds(kvtree_t *t, time_t now, time_t end, long secs, const char *want)
+{
+    return holds_flags(t, now, end, secs, 0, want);
 }
 
 int main(void)
@@ -70,6 +76,17 @@ int main(void)
        "the job's end time and SCR_HALT_SECONDS");
     kvtree_util_set_str(h, "ExitReason", "SCR_FINALIZE_CALLED");
     ok(holds(h, now, 0, 0, "SCR_FINALIZE_CALLED"), "ExitReason halts at once");
+    ok(halt_finished(h), "SCR_FINALIZE_CALLED: a run finished");
+    ok(holds_flags(h, now, 0, 0, HALT_IGNORE_FINISHED, NULL),
+       "HALT_IGNORE_FINISHED: a finished run does not halt the library");
+    kvtree_util_set_int(h, "CheckpointsLeft", 0);
+    ok(holds_flags(h, now, 0, 0, HALT_IGNORE_FINISHED, "CHECKPOINTS_LEFT"),
+       "HALT_IGNORE_FINISHED: other conditions still hold");
+    kvtree_unset(h, "CheckpointsLeft");
+    kvtree_util_set_str(h, "ExitReason", "SCR_HALT_IMMEDIATE");
+    ok(!halt_finished(h) &&
+           holds_flags(h, now, 0, 0, HALT_IGNORE_FINISHED, "SCR_HALT_IMMEDIATE"),
+       "HALT_IGNORE_FINISHED: any other ExitReason halts");
 
     char *dir = tu_tmpdir();
     scr_error_t err;

@@ -1,0 +1,86 @@
+/* test_jobrec.c - the prefix and nodes a run records for the epilog */
+#include <sys/stat.h>
+
+#include "jobrec.h"
+#include "kvtree.h"
+#include "tap.h"
+#include "testutil.h"
+
+static int reads(const char *dir, const char *want_prefix, const char *want_nodes)
+{
+    char prefix[4096] = "";
+    nodelist_t *nodes = NULL;
+    scr_error_t err = {""};
+    int rc = jobrec_read(dir, prefix, sizeof(prefix), &nodes, &err);
+    char *got = nodes ? nodelist_compress(nodes) : NULL;
+    int r = rc == 1 && strcmp(prefix, want_prefix) == 0 &&
+            (want_nodes ? got && strcmp(got, want_nodes) == 0 : !got);
+    if (!r)
+        diag("rc %d prefix '%s' nodes '%s' err '%s'", rc, prefix, got ? got : "(none)",
+             err.text);
+    free(got);
+    nodelist_delete(&nodes);
+    return r;
+}
+
+/* a record written by hand, as a user could plant it */
+static int refuses(const char *dir, const char *prefix, const char *nodes,
+                   const char *want_err)
+{
+    char path[4200], buf[4096];
+    scr_error_t err = {""};
+    kvtree_t *t = kvtree_new();
+    if (prefix)
+        kvtree_util_set_str(t, "PREFIX", prefix);
+    if (nodes)
+        kvtree_util_set_str(t, "NODES", nodes);
+    snprintf(path, sizeof(path), "%s/%s", dir, JOBREC_FILE);
+    kvtree_write_file(path, t, NULL);
+    kvtree_delete(&t);
+    nodelist_t *got = NULL;
+    int rc = jobrec_read(dir, buf, sizeof(buf), &got, &err);
+    int r = rc == -1 && !got && strstr(err.text, want_err) && strstr(err.text, path);
+    nodelist_delete(&got);
+    if (!r)
+        diag("rc %d err '%s'", rc, err.text);
+    return r;
+}
+
+int main(void)
+{
+    char *dir = tu_tmpdir();
+    char path[4200], buf[64];
+    scr_error_t err;
+    ok(jobrec_read(dir, buf, sizeof(buf), NULL, &err) == 0, "no record: 0");
+    ok(jobrec_write(dir, "/p/lustre/run1", "node[1-2,4]", &err) == 0, "write");
+    ok(reads(dir, "/p/lustre/run1", "node[1-2,4]"), "read back prefix and nodes");
+    ok(jobrec_write(dir, "/p/other", NULL, &err) == 0 && reads(dir, "/p/other", NULL),
+       "the newest run wins; no nodes recorded");
+    ok(jobrec_write(dir, "/a/very/long/prefix/name/that/does/not/fit", NULL, &err) == 0 &&
+           jobrec_read(dir, buf, 16, NULL, &err) == -1 && strstr(err.text, "too long"),
+       "a prefix longer than the buffer is an error");
+    ok(refuses(dir, "relative/dir", NULL, "not an absolute, reduced directory"),
+       "a relative prefix is refused");
+    ok(refuses(dir, "/p/../etc", NULL, "not an absolute, reduced directory"),
+       "a prefix with .. is refused");
+    ok(refuses(dir, NULL, NULL, "no PREFIX"), "a record without PREFIX is refused");
+    ok(refuses(dir, "/p", "node[1-", "node[1-"), "a malformed node list is refused");
+    snprintf(path, sizeof(path), "%s/%s", dir, JOBREC_FILE);
+    ok(tu_write(path, "garbage", 7) == 0 && jobrec_read(dir, buf, sizeof(buf), NULL, &err) == -1 &&
+           strstr(err.text, JOBREC_FILE),
+       "a damaged record names the file");
+    unlink(path);
+    char target[4200];
+    snprintf(target, sizeof(target), "%s/elsewhere", dir);
+    jobrec_write(dir, "/p", NULL, &err);
+    rename(path, target);
+    ok(symlink(target, path) == 0 && jobrec_read(dir, buf, sizeof(buf), NULL, &err) == -1 &&
+           strstr(err.text, "symbolic link"),
+       "a planted symlink is not followed");
+    ok(jobrec_write("/nonexistent/dir", "/p", NULL, &err) == -1 &&
+           strstr(err.text, "/nonexistent/dir"),
+       "an unwritable control directory is an error naming it");
+    tu_rmrf(dir);
+    free(dir);
+    return done_testing();
+}

@@ -158,9 +158,7 @@ void cmd_job_check_nodes(cmd_job_t *j)
     free(dir);
 }
 
-/* the prefix the job's newest run on this node used, if it recorded one:
- * a job script or the application may have set SCR_PREFIX after we read it */
-static void cmd_job_use_recorded_prefix(cmd_job_t *j, const char *cmdname)
+void cmd_job_use_recorded_prefix(cmd_job_t *j, const char *cmdname)
 {
     char dir[4200], prefix[sizeof(j->o.prefix)];
     scr_error_t err;

@@ -120,6 +120,8 @@ int cmd_run(int argc, char **argv)
         rc = launch_run(cmd.argv, NULL);
         argv_free(&cmd);
         nodelist_delete(&live);
+        /* the halt file that tells whether the run finished is in its prefix */
+        cmd_job_use_recorded_prefix(&j, "run");
         if (rc == 0) {
             printf("scr run: run %d succeeded\n", attempt);
             break;

@@ -21,6 +21,7 @@
  *                      out/rank_<r>.txt (flushed to the prefix)
  *   --tolerate 1       a failed write (full cache) marks the checkpoint
  *                      invalid and the run goes on, instead of aborting
+ *   --exit-status N    after a normal finish (SCR_Finalize), exit with N
  *
  * After each checkpoint it asks SCR_Should_exit and stops early when told.
  * Exits 0 when it reached --steps with every check passed.
@@ -37,7 +38,7 @@
 
 static struct {
     int rank, ranks, steps, every, files, die_in, die_after, touch_after, expect,
-        sleep_ms, output, tolerate;
+        sleep_ms, output, tolerate, exit_status;
     char touch[SCR_MAX_FILENAME];
     long size;
 } app = {.steps = 10,
@@ -239,6 +240,8 @@ static void parse(int argc, char **argv)
             app.output = (int)v;
         else if (!strcmp(argv[i], "--tolerate"))
             app.tolerate = (int)v;
+        else if (!strcmp(argv[i], "--exit-status"))
+            app.exit_status = (int)v;
         else
             fail("unknown option", argv[i]);
     }
@@ -286,5 +289,5 @@ int main(int argc, char **argv)
     if (app.rank == 0 && step > app.steps)
         printf("scr_example: done at step %d\n", app.steps);
     MPI_Finalize();
-    return 0;
+    return app.exit_status;
 }

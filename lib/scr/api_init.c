@@ -243,8 +243,8 @@ static void init_halt_check(scr_ctx_t *ctx)
         halt_read(ctx->prefix, t, NULL);
         if (halt_finished(t)) {
             const char *job = kvtree_get_val(t, "JOBID");
-            log_dbg(1, "job %s finished a run earlier; job %s runs again", job ? job : "?",
-                    ctx->jobid);
+            log_dbg(1, "job %s finished a run earlier; job %s runs again",
+                    job ? job : "?", ctx->jobid);
             if (halt_unset(ctx->prefix, "ExitReason", &err) < 0 ||
                 halt_unset(ctx->prefix, "JOBID", &err) < 0)
                 log_warn("cannot clear SCR_FINALIZE_CALLED: %s", err.text);

@@ -37,8 +37,8 @@ static int jobrec_check_prefix(const char *path, const char *p, scr_error_t *err
     int same = r && strcmp(r, p) == 0;
     free(r);
     if (!same)
-        return errprintf(err, "%s: PREFIX '%s' is not an absolute, reduced directory name",
-                         path, p);
+        return errprintf(
+            err, "%s: PREFIX '%s' is not an absolute, reduced directory name", path, p);
     return 0;
 }
 

@@ -36,18 +36,16 @@ sim_setup() { # sim_setup NODES: fresh nodes and an empty prefix (the PFS)
 	sim_dir=$(mktemp -d "$base/scr-sim.XXXXXX")
 	pfs=$(mktemp -d "$base/scr-pfs.XXXXXX")
 	trap sim_cleanup EXIT
-	"$simnode" start "$sim_dir" "$1"
+	SIMNODE_SHARE="$pfs:${SIMNODE_SHARE:-}" "$simnode" start "$sim_dir" "$1"
 }
 
 # sim_run OUT HOSTS PROGRAM ARGS...: run 8 ranks (or SIM_NP) in the prefix;
 # output in OUT; returns mpirun's status.  SIM_ENV holds -x KEY=VAL pairs.
-# A run that finished left SCR_FINALIZE_CALLED in the halt file, which stops
-# the next launch; sim_run clears it first (as `scr halt --remove` does)
-# unless SIM_KEEP_HALT=1.
+# Runs one after another are reruns of the same job (SIM_JOB_ID), as a job
+# script that runs the application twice makes them.
 sim_run() {
 	local out=$1 hosts=$2
 	shift 2
-	[ "${SIM_KEEP_HALT:-0}" = 1 ] || rm -f "$pfs/.scr/halt.scr"
 	(cd "$pfs" && timeout "${SIM_TIMEOUT:-120}" "$simnode" mpirun "$sim_dir" \
 		-np "${SIM_NP:-8}" --host "$hosts" -x SCR_JOB_ID="${SIM_JOB_ID:-4242}" "${SIM_ENV[@]}" "$@") \
 		>"$out" 2>&1

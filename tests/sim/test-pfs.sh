@@ -122,7 +122,6 @@ check "async: no transfer file left" sh -c "! find /dev/shm/scr-sim.$(basename "
 # ---- halt conditions ----
 sim_setup 4
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
-export SIM_KEEP_HALT=1
 "$scr" halt --prefix "$pfs" --checkpoints 2 >/dev/null
 check "halt: CheckpointsLeft=2 stops after two checkpoints" sim_run "$out/h1" "$ALL" "$ex" --steps 20 --size 1000
 check "halt: the app was told after step 4" has "$out/h1" "SCR says stop, halting after step 4"
@@ -161,11 +160,20 @@ sim_setup 4
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
 check "halt: a run that finishes" sim_run "$out/h6" "$ALL" "$ex" --steps 2 --size 1000
 check "halt: finishing records SCR_FINALIZE_CALLED" sh -c "'$scr' halt --prefix '$pfs' --list | grep -q SCR_FINALIZE_CALLED"
-check "halt: the finished job does not run again" sim_run "$out/h7" "$ALL" "$ex" --steps 4 --size 1000
-check "halt: and says why" has "$out/h7" "halt condition SCR_FINALIZE_CALLED holds for prefix $pfs: not running"
-check "halt: nothing ran" hasnt "$out/h7" "scr_example:"
-"$scr" halt --prefix "$pfs" --remove >/dev/null
-check "halt: after scr halt --remove it runs" sim_run "$out/h8" "$ALL" "$ex" --steps 4 --size 1000 --expect-restart 2
+check "rerun: the same job runs again and restarts from its newest checkpoint in cache" \
+	sim_run "$out/h7" "$ALL" "$ex" --steps 4 --size 1000 --expect-restart 2
+check "rerun: from cache" has "$out/h7" "restart from cache: dataset [0-9]+ \(step\.2\)"
+check "rerun: not stopped by SCR_FINALIZE_CALLED" hasnt "$out/h7" "halt condition"
+check "rerun: finished" has "$out/h7" "done at step 4"
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+check "rerun: a third run of the job, flushing" \
+	sim_run "$out/h8" "$ALL" "$ex" --steps 6 --size 1000 --expect-restart 4
+wipe_all
+check "rerun: every cache wiped, the same job restarts from the prefix" \
+	sim_run "$out/h8b" "$ALL" "$ex" --steps 8 --size 1000 --expect-restart 6
+check "rerun: fetched" has "$out/h8b" "restart from the prefix: dataset [0-9]+ fetched"
+check "rerun: every byte verified" has "$out/h8b" "restarted from step.6, every byte verified"
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
 "$scr" halt --prefix "$pfs" --remove --immediate >/dev/null
 check "halt: --immediate stops the next launch" sim_run "$out/h9" "$ALL" "$ex" --steps 6 --size 1000
 check "halt: with its reason" has "$out/h9" "halt condition SCR_HALT_IMMEDIATE holds"
@@ -176,5 +184,4 @@ check "halt: a new job in the same prefix is not blocked" \
 	sim_run "$out/h11" "$ALL" "$ex" --steps 4 --size 1000
 unset SIM_JOB_ID
 check "halt: it ran" has "$out/h11" "done at step 4"
-unset SIM_KEEP_HALT
 finish

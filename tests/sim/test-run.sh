@@ -6,14 +6,18 @@
 #  - a node once down stays down; SCR_EXCLUDE_NODES; too few nodes for
 #    SCR_MIN_NODES stops before launching
 #  - a halt condition stops scr run and scr prerun (exit 3)
+#  - a run that finished (SCR_Finalize) is not relaunched even when the
+#    application exits non-zero; a second `scr run` in the same job launches
+#    and restarts; a rerun that then fails is relaunched
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
 # scr run keeps the job's down nodes in its control directory on this host
 cntl=/dev/shm/$(id -un)/scr.4242
-rm -rf "$cntl"
+cntl2=/dev/shm/$(id -un)/scr.4343
+rm -rf "$cntl" "$cntl2"
 sim_setup 5
-trap 'sim_cleanup; rm -rf "$out" "$cntl"' EXIT
+trap 'sim_cleanup; [ -n "${SCR_TEST_KEEP:-}" ] || rm -rf "$out"; rm -rf "$cntl" "$cntl2"' EXIT
 export SCR_JOB_ID=4242 SCR_LAUNCHER=mpirun SCR_JOB_NODES='node[1-5]' SCR_COPY_TYPE=XOR \
 	SCR_FLUSH=0 SCR_RUNS=3 SCR_MPIRUN="$simnode mpirun $sim_dir -x SCR_JOB_ID -x SCR_COPY_TYPE -x SCR_FLUSH"
 run() { (cd "$pfs" && timeout 300 "$scr" run -np 8 --map-by ppr:2:node "$ex" "$@"); }
@@ -53,4 +57,22 @@ run --steps 4 >"$out/halt" 2>&1
 check "halt: scr run does not launch" has "$out/halt" 'halt condition holds'
 (cd "$pfs" && "$scr" prerun) >"$out/prerun" 2>&1
 check "halt: scr prerun exits 3" test $? -eq 3
+
+# ---- a new job (4343) in an empty prefix: finished runs, reruns ----
+rm -rf "${pfs:?}"/* "$pfs/.scr"
+export SCR_JOB_ID=4343
+run --steps 4 --exit-status 5 --expect-restart 0 >"$out/fin" 2>&1
+check "finished: scr run returns the application's status" test $? -eq 5
+check "finished: run 1 exited non-zero after SCR_Finalize" has "$out/fin" 'scr run: run 1 exited with status 5'
+check "finished: scr run does not relaunch a run that finished" \
+	has "$out/fin" 'halt condition holds \(SCR_FINALIZE_CALLED\); not launching'
+check "finished: no second run" hasnt "$out/fin" 'scr run: run 2 on'
+run --steps 8 --expect-restart 4 >"$out/again" 2>&1
+check "again: a second scr run in the same job succeeds" test $? -eq 0
+check "again: it launched despite the earlier finish" has "$out/again" 'scr run: run 1 succeeded'
+check "again: and restarted from the job's cache" has "$out/again" 'restarted from step\.4, every byte verified'
+run --steps 12 --die-after-ckpt 10 >"$out/die" 2>&1
+check "rerun dies: scr run relaunches it" has "$out/die" 'scr run: run 2 on'
+check "rerun dies: the relaunch finished" has "$out/die" 'done at step 12'
+check "rerun dies: from the checkpoint the dead run wrote" has "$out/die" 'restarted from step\.10, every byte verified'
 finish

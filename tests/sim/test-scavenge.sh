@@ -9,6 +9,9 @@
 #  RS(2)    node2 and node3 lost: rebuilt from the Reed-Solomon files
 #  XOR x2   two nodes of every set lost: the index says which ranks cannot be
 #           rebuilt, the dataset is never fetched
+# The PARTNER epilogs are told another prefix (the job's submission-time
+# one) and a spare node5 that never ran the job takes part: they scavenge to
+# the prefix the run recorded, and the spare does not hold up the election.
 # and the prolog: directories made 0700, a planted symlink refused, a stale
 # directory purged only when the scheduler says its job ended (never here).
 source "$(dirname "$0")/lib.sh"
@@ -21,8 +24,9 @@ ALL=node1:2,node2:2,node3:2,node4:2
 epilog() {
 	local n pids=()
 	for n in "$@"; do
-		"$simnode" exec "$sim_dir" "$n" env SCR_JOB_NODES="node[1-4]" SCR_DOWN_NODES="$down" \
-			"$sbin/scr-epilog" --sched none --job 4242 --uid 0 --prefix "$pfs" --timeout 20 \
+		"$simnode" exec "$sim_dir" "$n" env SCR_JOB_NODES="${EPILOG_NODES:-node[1-4]}" \
+			SCR_DOWN_NODES="$down" "$sbin/scr-epilog" --sched none --job 4242 --uid 0 \
+			--prefix "${EPILOG_PREFIX:-$pfs}" --timeout 20 \
 			>"$out/epilog.$n" 2>&1 &
 		pids+=($!)
 	done
@@ -47,7 +51,10 @@ scenario() {
 	for n in node1 node2 node3 node4; do
 		case " $* " in *" $n "*) ;; *) live+=("$n") ;; esac
 	done
+	[ -z "${EPILOG_SPARE:-}" ] || live+=("$EPILOG_SPARE")
 	if [ "${NO_PREFIX_FIRST:-0}" = 1 ]; then
+		# as if the run had recorded no prefix (jobrec.h)
+		"$simnode" exec "$sim_dir" node1 rm /dev/shm/root/scr.4242/job.scrinfo
 		"$simnode" exec "$sim_dir" node1 "$sbin/scr-epilog" --sched none --job 4242 --uid 0 \
 			>"$out/noprefix" 2>&1
 		check "$scheme: an epilog without a prefix keeps a checkpoint it cannot copy" \
@@ -79,7 +86,12 @@ check "XOR: which had been there" test -d "$shm/node1/root"
 check "XOR: a new job restarts from the prefix" restart_from_prefix
 check "XOR: fetched and every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
 
-scenario PARTNER node2
+sub=$(mktemp -d /var/tmp/scr-submit.XXXXXX)
+EPILOG_PREFIX=$sub EPILOG_NODES="node[1-5]" EPILOG_SPARE=node5 scenario PARTNER node2
+check "PARTNER: the epilogs used the prefix the run recorded" has "$out/epilogs" "the run used prefix $pfs"
+check "PARTNER: nothing was scavenged to the submission-time prefix" \
+	test -z "$(find "$sub" -name 'scr.dataset.*' -o -name index.scr)"
+rm -rf "$sub"
 check "PARTNER: the second round copied the partner copies" has "$out/epilogs" "rank [23]'s node is gone; copying its partner copy"
 check "PARTNER: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'
 check "PARTNER: a new job restarts from the prefix" restart_from_prefix
@@ -149,7 +161,7 @@ check "epilog: and its directories are removed" "$simnode" exec "$sim_dir" node1
 	sh -c 'test ! -e /dev/shm/scrtest/scr.77 && test ! -e /tmp/scrtest/scr.77'
 check "epilog: quietly" hasnt "$out/epilog77" 'error'
 check "epilog: other jobs' directories stay" "$simnode" exec "$sim_dir" node1 test -d /dev/shm/scrtest/scr.12
-"$simnode" exec "$sim_dir" node1 mount -t tmpfs -o size=1m tmpfs /tmp
+"$simnode" exec "$sim_dir" node1 sh -c 'mkdir -p /tmp/small && mount -t tmpfs -o size=1m tmpfs /tmp/small'
 check "prolog: too little capacity fails" not "$simnode" exec "$sim_dir" node1 "$sbin/scr-prolog" \
-	--sched none --job 78 --uid "$uid" --cache-base /tmp --capacity 64MB
+	--sched none --job 78 --uid "$uid" --cache-base /tmp/small --capacity 64MB
 finish

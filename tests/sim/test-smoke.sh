@@ -23,7 +23,8 @@ check "hostnames" test "$("$simnode" exec "$dir" node3 hostname)" = node3
 check "8 ranks on 4 nodes" timeout 120 "$simnode" mpirun "$dir" -np 8 \
 	--host node1:2,node2:2,node3:2,node4:2 "$smoke" 4
 
-"$simnode" exec "$dir" node2 sh -c 'echo data > /tmp/keep; echo data > /dev/shm/keep'
+"$simnode" exec "$dir" node2 sh -c 'echo data > /tmp/keep; echo data > /dev/shm/keep
+	mkdir -p /tmp/d/e /dev/shm/d && echo data > /tmp/d/e/f'
 check "node-local file on the node's directory" test -s "$dir/node2/tmp/keep"
 check "node-local file invisible on the host" test ! -e /tmp/keep
 
@@ -36,8 +37,9 @@ rc=$?
 check "launch onto a dead node fails (rc=$rc)" test $rc -ne 0 -a $rc -ne 124
 check "and fails fast" test $(($(date +%s) - start)) -lt 60
 "$simnode" wipe "$dir" node2
-check "wipe empties the node's storage" \
-	test "$(find "$dir/node2/tmp" "/dev/shm/scr-sim.$(basename "$dir")/node2" -mindepth 1 | wc -l)" -eq 0
+nshm=/dev/shm/scr-sim.$(basename "$dir")/node2
+check "wipe removes what the node wrote" \
+	test ! -e "$dir/node2/tmp/keep" -a ! -e "$dir/node2/tmp/d" -a ! -e "$nshm/keep" -a ! -e "$nshm/d"
 check "restart a node" "$simnode" start-node "$dir" node2
 check "6 ranks on 3 nodes after the restart" timeout 120 "$simnode" mpirun "$dir" -np 6 \
 	--host node1:2,node2:2,node4:2 "$smoke" 3
@@ -62,6 +64,34 @@ check "pinned ranks inherit the node's CPUs" test "$(timeout 120 "$simnode" mpir
 check "a restarted node keeps its CPUs" test "$(cpus "$pdir" node2)" = "$p2"
 "$simnode" stop "$pdir"
 pdir=""
+
+# a checkout and its state under /tmp, which the nodes replace with their
+# own: the checkout, the state and SIMNODE_SHARE stay the host's inside them
+clone=$(mktemp -d /tmp/scr-smoke-clone.XXXXXX)
+mkdir -p "$clone/tests/sim" "$clone/build" "$clone/work"
+cp "$simnode" "$clone/tests/sim/" && cp "$smoke" "$clone/build/"
+echo shared >"$clone/work/f"
+tsim=$clone/tests/sim/simnode tdir=$clone/state
+check "under /tmp: nodes start" env SIMNODE_SHARE="$clone/work" "$tsim" start "$tdir" 2
+check "under /tmp: the checkout is there on a node" "$tsim" exec "$tdir" node1 test -x "$tsim"
+check "under /tmp: a SIMNODE_SHARE directory too" "$tsim" exec "$tdir" node2 grep -q shared "$clone/work/f"
+check "under /tmp: 4 ranks of a program in the clone" timeout 120 "$tsim" mpirun "$tdir" -np 4 \
+	--host node1:2,node2:2 "$clone/build/$(basename "$smoke")" 2
+"$tsim" exec "$tdir" node1 sh -c 'echo own > /tmp/own-file'
+check "under /tmp: the node's /tmp is still its own" test ! -e /tmp/own-file -a -s "$tdir/node1/tmp/own-file"
+check "under /tmp: nothing else of the host's /tmp is visible" \
+	"$tsim" exec "$tdir" node1 sh -c "test ! -e '$dir' -o '${dir#/tmp/}' = '$dir'; test -z \"\$(ls /tmp/.simnode-host)\""
+"$tsim" kill "$tdir" node1
+"$tsim" wipe "$tdir" node1
+check "under /tmp: wipe leaves the checkout" test -x "$tsim" -a -s "$clone/work/f"
+check "under /tmp: wipe removes the node's own files" test ! -e "$tdir/node1/tmp/own-file"
+check "under /tmp: a restarted node still has the checkout" \
+	sh -c '"$1" start-node "$2" node1 && "$1" exec "$2" node1 test -x "$1"' sh "$tsim" "$tdir"
+SIMNODE_SHARE=/tmp "$tsim" start "$clone/bad" 1 >"$clone/bad.txt" 2>&1
+check "under /tmp: sharing /tmp itself is refused with one line" \
+	test $? -ne 0 -a "$(grep -c 'cannot share /tmp itself' "$clone/bad.txt")" -eq 1
+"$tsim" stop "$tdir"
+rm -rf "$clone"
 
 holders=$(cat "$dir"/node*/pid)
 "$simnode" exec "$dir" node1 sleep 300 &

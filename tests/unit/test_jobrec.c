@@ -66,7 +66,8 @@ int main(void)
     ok(refuses(dir, NULL, NULL, "no PREFIX"), "a record without PREFIX is refused");
     ok(refuses(dir, "/p", "node[1-", "node[1-"), "a malformed node list is refused");
     snprintf(path, sizeof(path), "%s/%s", dir, JOBREC_FILE);
-    ok(tu_write(path, "garbage", 7) == 0 && jobrec_read(dir, buf, sizeof(buf), NULL, &err) == -1 &&
+    ok(tu_write(path, "garbage", 7) == 0 &&
+           jobrec_read(dir, buf, sizeof(buf), NULL, &err) == -1 &&
            strstr(err.text, JOBREC_FILE),
        "a damaged record names the file");
     unlink(path);
@@ -74,7 +75,8 @@ int main(void)
     snprintf(target, sizeof(target), "%s/elsewhere", dir);
     jobrec_write(dir, "/p", NULL, &err);
     rename(path, target);
-    ok(symlink(target, path) == 0 && jobrec_read(dir, buf, sizeof(buf), NULL, &err) == -1 &&
+    ok(symlink(target, path) == 0 &&
+           jobrec_read(dir, buf, sizeof(buf), NULL, &err) == -1 &&
            strstr(err.text, "symbolic link"),
        "a planted symlink is not followed");
     ok(jobrec_write("/nonexistent/dir", "/p", NULL, &err) == -1 &&

@@ -9,6 +9,10 @@
 #  (b) a job cancelled after an unflushed checkpoint: the epilogs scavenge it,
 #      the index marks it current, a new job on other nodes restarts from it;
 #      the prolog purged a directory an ended job left behind
+#  (f) a batch script that exports SCR_PREFIX itself, cancelled after an
+#      unflushed checkpoint: the epilogs scavenge to that prefix (which the
+#      library recorded), not to the submission directory, and the next job
+#      with the same SCR_PREFIX restarts from it
 #  (d) a symlink planted in the cache to a root-only file: the epilog does
 #      not follow it, the index rebuilds that file from XOR, every file on the
 #      prefix belongs to the user
@@ -118,6 +122,27 @@ wait_job "$j"
 check "(b) a new job on other nodes fetched it" has "$work/restart.out" 'restart from the prefix: dataset [0-9]+ fetched'
 check "(b) and restarted from it" has "$work/restart.out" 'restarted from step\.[0-9]+, every byte verified'
 check "(b) and finished" has "$work/restart.out" 'done at step 40'
+
+# ---- (f) the job script sets SCR_PREFIX: the epilog scavenges there
+pre=$work/inner-prefix
+mkdir -p "$pre" && chown "$user:" "$pre"
+script inner.sh "export SCR_PREFIX=$pre && cd $pre
+srun --mpi=pmix $example --steps 200 --every 2 --sleep-ms 300"
+j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o inner.out inner.sh)
+wait_for "$work/inner.out" 'checkpoint step.6 complete' 90
+scancel "$j"
+wait_job "$j"
+check "(f) every node scavenged to the script's SCR_PREFIX" \
+	test "$(grep -c "event=SCAVENGE job=$j " "$pre/.scr/log" 2>/dev/null)" -ge 4
+check "(f) one node indexed it there" test "$(grep -c "event=INDEX job=$j .*ok=1" "$pre/.scr/log")" -eq 1
+check "(f) nothing of it went to the submission directory" hasnt "$work/.scr/log" "job=$j "
+check "(f) every file on that prefix belongs to $user" owned_by_user "$pre"
+script inner2.sh "export SCR_PREFIX=$pre && cd $pre
+srun --mpi=pmix $example --steps 40 --every 2"
+j=$(submit --scr=on -N4 -w 'node[2-5]' -o inner2.out inner2.sh)
+wait_job "$j"
+check "(f) the next job with that SCR_PREFIX fetched it" has "$work/inner2.out" 'restart from the prefix: dataset [0-9]+ fetched'
+check "(f) and restarted from it" has "$work/inner2.out" 'restarted from step\.([6-9]|[1-9][0-9]+), every byte verified'
 
 # ---- (d) a planted symlink to a root-only file is not followed by the epilog
 secret=$base/secret

@@ -112,7 +112,13 @@ static void cmd_job_probe(cmd_job_t *j, const nodelist_t *cand)
     nodelist_t *ok = nodelist_new();
     if (!j->launcher->all_or_nothing)
         cmd_job_probe_some(j, self, cand, ok);
-    for (int i = 0; j->launcher->all_or_nothing && i < nodelist_count(cand); i++) {
+    /* one launch over every node fails whole when the scheduler has just
+     * taken one of them away (srun: "Requested node configuration is not
+     * available"): then ask each node alone, so one lost node cannot hide
+     * the health of the others */
+    int alone = j->launcher->all_or_nothing ||
+                (nodelist_count(ok) == 0 && nodelist_count(cand) > 1);
+    for (int i = 0; alone && i < nodelist_count(cand); i++) {
         nodelist_t *one = nodelist_new();
         nodelist_append(one, nodelist_nth(cand, i));
         cmd_job_probe_some(j, self, one, ok);
@@ -129,6 +135,19 @@ static void cmd_job_probe(cmd_job_t *j, const nodelist_t *cand)
     nodelist_delete(&ok);
 }
 
+/* the scheduler's down nodes join j->down */
+static void cmd_job_sched_down(cmd_job_t *j)
+{
+    scr_error_t err;
+    nodelist_t *sd = nodelist_new();
+    if (j->sched->down_nodes(j->nodes, sd, j->reasons, &err) < 0)
+        fprintf(stderr, "scr: %s\n", err.text);
+    for (int i = 0; i < nodelist_count(sd); i++)
+        if (nodelist_find(j->down, nodelist_nth(sd, i)) < 0)
+            nodelist_append(j->down, nodelist_nth(sd, i));
+    nodelist_delete(&sd);
+}
+
 void cmd_job_check_nodes(cmd_job_t *j)
 {
     scr_error_t err;
@@ -140,16 +159,14 @@ void cmd_job_check_nodes(cmd_job_t *j)
         cmd_job_mark_down(j, nodelist_nth(ex, i), "SCR_EXCLUDE_NODES",
                           nodelist_find(j->nodes, nodelist_nth(ex, i)) >= 0);
     nodelist_delete(&ex);
-    nodelist_t *sd = nodelist_new();
-    if (j->sched->down_nodes(j->nodes, sd, j->reasons, &err) < 0)
-        fprintf(stderr, "scr: %s\n", err.text);
-    for (int i = 0; i < nodelist_count(sd); i++)
-        if (nodelist_find(j->down, nodelist_nth(sd, i)) < 0)
-            nodelist_append(j->down, nodelist_nth(sd, i));
-    nodelist_delete(&sd);
+    cmd_job_sched_down(j);
     nodelist_t *cand = nodelist_minus(j->nodes, j->down);
-    if (!getenv("SCR_NO_HEALTH_CHECK"))
+    if (!getenv("SCR_NO_HEALTH_CHECK")) {
         cmd_job_probe(j, cand);
+        /* a node lost with the run may be declared down only while the
+         * probes run (Slurm waits SlurmdTimeout): ask again */
+        cmd_job_sched_down(j);
+    }
     nodelist_delete(&cand);
     char *dir = strdup(j->downfile);
     *strrchr(dir, '/') = '\0';

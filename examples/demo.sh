@@ -46,7 +46,7 @@ until grep -q "checkpoint step.8 complete" "$pfs.run1"; do
 	sleep 0.2
 done
 say "what node2 holds in its node-local /dev/shm"
-(cd "/dev/shm/scr-sim.$(basename "$dir")/node2" && find . -type f | sort | sed 's/^/  /')
+(cd "$("$simnode" shm "$dir")/node2" && find . -type f | sort | sed 's/^/  /')
 
 say "node3 fails in the middle of the run: its processes are killed, its storage wiped"
 "$simnode" kill "$dir" node3
@@ -60,7 +60,7 @@ say "run 2: relaunch on node1, node2, node4 and the spare node5"
 run 1001 node1:2,node2:2,node4:2,node5:2 --steps 20 --files 3 --size 4194304
 
 say "the metadata SCR keeps (scr print of rank 4's filemap on node4)"
-"$build/cmd/scr" print "/dev/shm/scr-sim.$(basename "$dir")/node4/$(id -un)/scr.1001/filemap_4.scrinfo" |
+"$build/cmd/scr" print "$("$simnode" shm "$dir")/node4/$(id -un)/scr.1001/filemap_4.scrinfo" |
 	head -24 | sed 's/^/  /'
 say "the prefix: datasets on the parallel file system"
 (cd "$pfs" && ls -d scr.dataset.* | sed 's/^/  /')

@@ -41,7 +41,7 @@ chmod 755 "$base"
 	{ tail -20 "$cl"/log/*.log; exit 1; }
 export SLURM_CONF=$cl/slurm.conf
 mkdir -p "$work" && chown "$user:" "$work"
-shm=/dev/shm/scr-sim.nodes
+shm=$("$simnode" shm "$cl/nodes")
 example=$inst/libexec/scr/scr_example
 
 asuser() {

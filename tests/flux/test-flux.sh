@@ -44,7 +44,7 @@ command = [ "$build/prolog/scr-epilog", "--sched=flux", "--cache-base=/dev/shm",
 TOML
 SCR_FLUX_EXTRA_CONF=$base/perilog.toml "$fdir/fluxcluster" start "$cl" 5 || exit 1
 eval "$("$fdir/fluxcluster" env "$cl")"
-shm=/dev/shm/scr-sim.nodes
+shm=$("$simnode" shm "$cl/nodes")
 ex=$build/examples/scr_example
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
 	OMPI_MCA_mpi_yield_when_idle=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -80,6 +80,28 @@ flux run "${SCR[@]}" -N4 -n8 --requires=host:'node[2-5]' "$ex" --steps 40 --ever
 	--expect-restart >"$base/c2" 2>&1
 check "(c) a new job on other nodes fetched it" has "$base/c2" 'restart from the prefix: dataset [0-9]+ fetched'
 check "(c) and verified every byte" has "$base/c2" 'restarted from step\.[0-9]+, every byte verified'
+
+# ---- (e) the batch script sets SCR_PREFIX: the shells scavenge there
+rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
+pre=$work/inner-prefix
+mkdir -p "$pre"
+cat >"$work/inner.sh" <<JOB
+#!/bin/bash
+export SCR_PREFIX=$pre SCR_FLUSH=0
+cd $pre
+flux run -N4 -n8 $ex --steps 200 --every 2 --sleep-ms 300
+JOB
+chmod +x "$work/inner.sh"
+id=$(flux batch "${SCR[@]}" -N4 --requires=host:'node[1-4]' --output="$base/e1" "$work/inner.sh")
+wait_for "$base/e1" 'checkpoint step.6 complete' 120
+flux cancel "$id"
+flux job wait-event -t 60 "$id" clean >/dev/null 2>&1
+check "(e) scavenged and indexed in the script's SCR_PREFIX" has "$pre/.scr/log" 'event=INDEX .*ok=1'
+check "(e) nothing went to the submission directory" test ! -e "$work/.scr/log"
+flux run "${SCR[@]}" -N4 -n8 --requires=host:'node[2-5]' --env=SCR_PREFIX="$pre" --cwd="$pre" \
+	"$ex" --steps 40 --every 2 >"$base/e2" 2>&1
+check "(e) the next job with that SCR_PREFIX fetched it" has "$base/e2" 'restart from the prefix: dataset [0-9]+ fetched'
+check "(e) and verified every byte" has "$base/e2" 'restarted from step\.[0-9]+, every byte verified'
 
 # ---- (b) scr run in a batch job survives a lost broker
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"

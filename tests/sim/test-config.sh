@@ -45,5 +45,5 @@ for n in node1 node2; do "$simnode" wipe "$sim_dir" $n; done
 SIM_ENV=(-x SCR_ENABLE=0)
 check "SCR_ENABLE=0: every call passes through" sim_run "$out/off" "$HOSTS" "$misuse" disabled
 check "SCR_ENABLE=0: all checks passed" has "$out/off" "misuse: [0-9]+ passed, 0 failed"
-check "SCR_ENABLE=0: nothing cached" test -z "$(find "/dev/shm/scr-sim.$(basename "$sim_dir")" -name 'scr.dataset.*')"
+check "SCR_ENABLE=0: nothing cached" test -z "$(find "$("$simnode" shm "$sim_dir")" -name 'scr.dataset.*')"
 finish

@@ -19,7 +19,7 @@ check "full cache: later ones failed" has "$out/1" "checkpoint step.4 failed, go
 check "full cache: the cause is named" has "$out/1" "No space left on device"
 check "full cache: the job finished" has "$out/1" "done at step 6"
 check "full cache: the failed datasets left no files behind" \
-	sh -c "! find /dev/shm/scr-sim.$(basename "$sim_dir") -path '*scr.dataset.[23]*' -type f | grep -q ."
+	sh -c "! find $("$simnode" shm "$sim_dir") -path '*scr.dataset.[23]*' -type f | grep -q ."
 check "full cache: not on the full node either" \
 	sh -c "! '$simnode' exec '$sim_dir' node2 find /dev/shm -path '*scr.dataset.[23]*' -type f | grep -q ."
 check "full cache: nothing was lost, the next run restarts at step 2" \

@@ -24,7 +24,7 @@ SIM_ENV=(-x SCR_CONF_FILE="$pfs/groups.conf" -x SCR_DEBUG=1 -x SCR_FLUSH=0)
 check "groups: checkpoint with XOR over power supplies" \
 	sim_run "$out/g1" "$ALL" "$ex" --steps 4 --size 200000
 check "groups: XOR sets of 2 (one rank per supply)" \
-	sh -c "test \$(find /dev/shm/scr-sim.$(basename "$sim_dir") -name '*_of_2_in_*.xor' | wc -l) -eq 8"
+	sh -c "test \$(find $("$simnode" shm "$sim_dir") -name '*_of_2_in_*.xor' | wc -l) -eq 8"
 for n in node1 node2; do
 	"$simnode" kill "$sim_dir" $n
 	"$simnode" wipe "$sim_dir" $n

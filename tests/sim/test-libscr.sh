@@ -78,7 +78,7 @@ fi
 # ---- (d) a flipped byte ----
 sim_setup 5
 check "$scheme (d): first run" sim_run "$out/d1" "$ALL" "$ex" --steps 4 --size 300000
-victim=$(find "/dev/shm/scr-sim.$(basename "$sim_dir")/node2" -path '*scr.dataset.2/ckpt/rank_2_f1.dat')
+victim=$(find "$("$simnode" shm "$sim_dir")/node2" -path '*scr.dataset.2/ckpt/rank_2_f1.dat')
 check "$scheme (d): found rank 2's cached file" test -n "$victim"
 printf '\xff' | dd of="$victim" bs=1 seek=1000 conv=notrunc status=none
 if [ $redundant = 1 ]; then
@@ -121,7 +121,7 @@ if [ "$scheme" = SINGLE ]; then
 
 	sim_setup 4
 	sim_run "$out/f5" "$ALL" -x SCR_CRC_ASYNC=0 "$ex" --steps 4 --size 300000 --die-after-ckpt 4
-	victim=$(find "/dev/shm/scr-sim.$(basename "$sim_dir")/node2" -path '*scr.dataset.2/ckpt/rank_2_f1.dat')
+	victim=$(find "$("$simnode" shm "$sim_dir")/node2" -path '*scr.dataset.2/ckpt/rank_2_f1.dat')
 	printf '\xff' | dd of="$victim" bs=1 seek=1000 conv=notrunc status=none
 	check "(f): SCR_CRC_ASYNC=0 records the CRC32 inside SCR_Complete_output: a flip after a crash there falls back to step 2" \
 		sim_run "$out/f6" "$ALL" "$ex" --steps 4 --size 300000 --expect-restart 2

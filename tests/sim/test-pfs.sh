@@ -94,7 +94,7 @@ SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_FLUSH_ASYNC=1 -x SCR_FLUSH_ASYNC_BW=
 (sim_run "$out/k1" "$ALL" "$ex" --steps 2 --files 2 --size 4000000) &
 runner=$!
 for i in $(seq 1 100); do
-	find /dev/shm/scr-sim.$(basename "$sim_dir") -name 'transfer_*.scrinfo' | grep -q . && break
+	find $("$simnode" shm "$sim_dir") -name 'transfer_*.scrinfo' | grep -q . && break
 	sleep 0.1
 done
 sleep 1
@@ -117,7 +117,7 @@ check "async: flushes finished in the background" has "$out/a1" "background flus
 check "SCR_PREFIX_SIZE=1: only the newest checkpoint is kept" \
 	sh -c "test -d '$pfs/scr.dataset.3' -a ! -e '$pfs/scr.dataset.1' -a ! -e '$pfs/scr.dataset.2'"
 check "async: the newest is CURRENT" index_has "CURRENTscr.dataset.3"
-check "async: no transfer file left" sh -c "! find /dev/shm/scr-sim.$(basename "$sim_dir") -name 'transfer_*' | grep -q ."
+check "async: no transfer file left" sh -c "! find $("$simnode" shm "$sim_dir") -name 'transfer_*' | grep -q ."
 
 # ---- halt conditions ----
 sim_setup 4

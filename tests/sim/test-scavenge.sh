@@ -80,7 +80,7 @@ restart_from_prefix() { # every cache wiped, a new job restarts from the prefix
 
 NO_PREFIX_FIRST=1 scenario XOR node2
 check "XOR: the index rebuilt node2's two ranks" has "$pfs/.scr/log" 'event=INDEX .*ranks=8 missing=2 rebuilt=2 .*ok=1'
-shm=/dev/shm/scr-sim.$(basename "$sim_dir")
+shm=$("$simnode" shm "$sim_dir")
 check "XOR: the epilogs removed the caches" test ! -e "$shm/node1/root/scr.4242" -a ! -e "$shm/node4/root/scr.4242"
 check "XOR: which had been there" test -d "$shm/node1/root"
 check "XOR: a new job restarts from the prefix" restart_from_prefix

@@ -37,7 +37,7 @@ rc=$?
 check "launch onto a dead node fails (rc=$rc)" test $rc -ne 0 -a $rc -ne 124
 check "and fails fast" test $(($(date +%s) - start)) -lt 60
 "$simnode" wipe "$dir" node2
-nshm=/dev/shm/scr-sim.$(basename "$dir")/node2
+nshm=$("$simnode" shm "$dir")/node2
 check "wipe removes what the node wrote" \
 	test ! -e "$dir/node2/tmp/keep" -a ! -e "$dir/node2/tmp/d" -a ! -e "$nshm/keep" -a ! -e "$nshm/d"
 check "restart a node" "$simnode" start-node "$dir" node2
@@ -97,9 +97,10 @@ holders=$(cat "$dir"/node*/pid)
 "$simnode" exec "$dir" node1 sleep 300 &
 sleeper=$!
 sleep 0.5
+dshm=$("$simnode" shm "$dir")
 "$simnode" stop "$dir"
 trap - EXIT
-check "stop removes the state" test ! -e "$dir" -a ! -e "/dev/shm/scr-sim.$(basename "$dir")"
+check "stop removes the state" test ! -e "$dir" -a ! -e "$dshm"
 left=0
 for p in $holders; do
 	# a zombie not yet reaped by its unshare parent is dead too

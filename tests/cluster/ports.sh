@@ -15,6 +15,10 @@ claim_port() {
 		if [ -n "$owner" ] && [ ! -e "$owner/port" ] && [ ! -e "$owner/claiming" ]; then
 			rm -f "$lock"
 		fi
+		# a cluster this script did not lock (or a stranger) may listen there
+		if ss -Htln | awk '{print $4}' | grep -Eq ":($(seq -s '|' "$base" $((base + 19))))\$"; then
+			continue
+		fi
 		if (set -o noclobber && echo "$dir" >"$lock") 2>/dev/null; then
 			echo "$base" >"$dir/port"
 			rm -f "$dir/claiming"

@@ -2,7 +2,7 @@
  * it): a kvtree file image (DSET, RANKS, TYPE, FAILURES, GROUP {RANKS,
  * RANK <set rank> <global rank>}, CHUNK, CURRENT, PARTNER, PARTNERS <d>)
  * followed by the member's parity chunks.  Shared by the restart rebuild and
- * the rebuild of a scavenged dataset on the prefix (prolog/ecfile.c).
+ * the rebuild of a scavenged dataset on the prefix (ecfile.c).
  */
 #ifndef SCR_EC_FILE_H
 #define SCR_EC_FILE_H

@@ -46,9 +46,16 @@ sim_setup() { # sim_setup NODES: fresh nodes and an empty prefix (the PFS)
 sim_run() {
 	local out=$1 hosts=$2
 	shift 2
+	local rc=0
 	(cd "$pfs" && timeout "${SIM_TIMEOUT:-120}" "$simnode" mpirun "$sim_dir" \
 		-np "${SIM_NP:-8}" --host "$hosts" -x SCR_JOB_ID="${SIM_JOB_ID:-4242}" "${SIM_ENV[@]}" "$@") \
-		>"$out" 2>&1
+		>"$out" 2>&1 || rc=$?
+	# a failed run shows why in the test's log (some runs are meant to fail)
+	if [ $rc -ne 0 ]; then
+		echo "--- $(basename "$out"): exit $rc$([ $rc = 124 ] && echo ' (timeout)'), last lines:"
+		grep -v '^\s*$' "$out" | tail -8 | sed 's/^/    /'
+	fi
+	return $rc
 }
 
 wait_for() { # wait_for FILE PATTERN [SECONDS]: until FILE matches (grep -E)

@@ -153,6 +153,53 @@ static const struct {
     {"fetch", "XOR4", "fetch_total_bw_over_cp", "XOR fetch + re-protect vs cp"},
 };
 
+/* issue 16: the whole checkpoint against LLNL SCR 3.1 on the same nodes */
+static const struct {
+    const char *scheme;
+    double bound;
+} against[] = {
+    {"SINGLE", 1.3}, {"PARTNER", 1.5}, {"XOR4", 1.5}, {"XOR8", 1.5}, {"RS2", 1.5}};
+
+/* ours over LLNL's median aggregate bandwidth (bench/run --against) */
+static void add_against_ratios(void)
+{
+    for (int i = 0, n = nrows; i < n; i++) {
+        if (strcmp(rows[i].phase, "whole.ours") || strcmp(rows[i].metric, "ckpt_bw"))
+            continue;
+        double ours = median_of("whole.ours", rows[i].scheme, "ckpt_bw");
+        double theirs = median_of("whole.llnl", rows[i].scheme, "ckpt_bw");
+        if (ours <= 0 || theirs <= 0)
+            continue;
+        row_t r = rows[i];
+        snprintf(r.phase, sizeof(r.phase), "against");
+        snprintf(r.metric, sizeof(r.metric), "bw_over_llnl");
+        snprintf(r.unit, sizeof(r.unit), "x");
+        row_t *x = find_row(&r);
+        if (!x)
+            continue;
+        x->n = 1;
+        x->s[0] = ours / theirs;
+    }
+}
+
+static void print_against(FILE *out)
+{
+    int any = 0;
+    for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++) {
+        double ours = median_of("whole.ours", against[t].scheme, "ckpt_bw");
+        double theirs = median_of("whole.llnl", against[t].scheme, "ckpt_bw");
+        if (ours < 0 || theirs < 0)
+            continue;
+        if (!any++)
+            fprintf(out, "\nwhole checkpoint against LLNL SCR (median aggregate GB/s, "
+                         "Start_output to Complete_output):\n");
+        double ratio = ours / theirs;
+        fprintf(out, "  %-8s ours %7.3f  LLNL %7.3f  ratio %6.3f  target >= %.1f  %s\n",
+                against[t].scheme, ours, theirs, ratio, against[t].bound,
+                ratio >= against[t].bound ? "met" : "MISSED");
+    }
+}
+
 /* rebuild relative to the same scheme's encode (Complete) */
 static void add_rebuild_ratios(void)
 {
@@ -306,7 +353,9 @@ int main(int argc, char **argv)
     read_lines(in);
     fclose(in);
     add_rebuild_ratios();
+    add_against_ratios();
     print_table(stdout);
+    print_against(stdout);
     FILE *js = fopen(argv[2], "w"), *svg = fopen(argv[3], "w");
     if (!js || !svg) {
         perror("scr-bench-report: output");

@@ -1,0 +1,160 @@
+/* scr-ckpt.c - the checkpoint as an application sees it, for comparing SCR
+ * implementations: it uses the scr.h API only, so the same source builds
+ * against this project's libscr and against LLNL SCR's (bench/run
+ * --against DIR).
+ *
+ * Back to back, as SCR's own example programs do: each repetition is
+ * SCR_Start_output, SCR_Route_file and the write of every file, then
+ * SCR_Complete_output; the time is from just before SCR_Start_output to
+ * the return of SCR_Complete_output on the slowest rank, so starting,
+ * routing, evicting older datasets and any background work that competes
+ * with the application's writes all count.  A barrier lines the ranks up
+ * before each checkpoint (an application's time step would).
+ *
+ *   scr-ckpt --bytes N --files F --reps R --json FILE --impl NAME
+ *            --scheme NAME --label TEXT
+ *
+ * Rank 0 appends one JSON line (raw samples) per metric to FILE, phase
+ * "whole.NAME": ckpt_whole (s), ckpt_bw (aggregate GB/s), init and
+ * finalize (s).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scr.h"
+
+#define MAXREPS 64
+
+static struct {
+    int rank, ranks, reps, files;
+    long long bytes;
+    const char *json, *impl, *scheme, *label;
+} c = {.reps = 5,
+       .files = 1,
+       .bytes = 64LL << 20,
+       .json = "ckpt.json",
+       .impl = "scr",
+       .scheme = "",
+       .label = ""};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double slowest(double t)
+{
+    double m;
+    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return m;
+}
+
+static void emit(const char *metric, const double *v, int n, const char *unit)
+{
+    if (c.rank != 0 || n <= 0)
+        return;
+    FILE *fp = fopen(c.json, "a");
+    if (!fp)
+        return;
+    fprintf(fp,
+            "{\"phase\":\"whole.%s\",\"scheme\":\"%s\",\"label\":\"%s\","
+            "\"ranks\":%d,\"bytes_per_rank\":%lld,\"metric\":\"%s\",\"unit\":\"%s\","
+            "\"samples\":[",
+            c.impl, c.scheme, c.label, c.ranks, c.bytes, metric, unit);
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s%.6f", i ? "," : "", v[i]);
+    fprintf(fp, "]}\n");
+    fclose(fp);
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "scr-ckpt: rank %d: %s\n", c.rank, what);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+/* one checkpoint, Start to Complete; the slowest rank's seconds */
+static double checkpoint(int step, const char *buf, size_t per)
+{
+    char name[64], file[256], path[SCR_MAX_FILENAME];
+    snprintf(name, sizeof(name), "ckpt.%d", step);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    if (SCR_Start_output(name, SCR_FLAG_CHECKPOINT) != SCR_SUCCESS)
+        die("SCR_Start_output failed");
+    int valid = 1;
+    for (int f = 0; f < c.files; f++) {
+        snprintf(file, sizeof(file), "ckpt/rank_%d_f%d.dat", c.rank, f);
+        if (SCR_Route_file(file, path) != SCR_SUCCESS)
+            die("SCR_Route_file failed");
+        FILE *fp = fopen(path, "w");
+        if (!fp || fwrite(buf, 1, per, fp) != per || fclose(fp) != 0)
+            valid = 0;
+    }
+    if (SCR_Complete_output(valid) != SCR_SUCCESS)
+        die("SCR_Complete_output failed");
+    return slowest(now() - t0);
+}
+
+static void parse(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--bytes"))
+            c.bytes = atoll(argv[i + 1]);
+        else if (!strcmp(argv[i], "--files"))
+            c.files = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--reps"))
+            c.reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--json"))
+            c.json = argv[i + 1];
+        else if (!strcmp(argv[i], "--impl"))
+            c.impl = argv[i + 1];
+        else if (!strcmp(argv[i], "--scheme"))
+            c.scheme = argv[i + 1];
+        else if (!strcmp(argv[i], "--label"))
+            c.label = argv[i + 1];
+        else
+            die(argv[i]);
+    }
+    if (c.reps < 1 || c.reps > MAXREPS || c.files < 1 || c.bytes < c.files)
+        die("bad --reps, --files or --bytes");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &c.ranks);
+    parse(argc, argv);
+    size_t per = (size_t)(c.bytes / c.files);
+    char *buf = malloc(per);
+    if (!buf)
+        die("out of memory");
+    for (size_t i = 0; i < per; i++)
+        buf[i] = (char)(i * 7 + (size_t)c.rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    if (SCR_Init() != SCR_SUCCESS)
+        die("SCR_Init failed");
+    double init = slowest(now() - t0), secs[MAXREPS], bw[MAXREPS];
+    for (int i = 0; i < c.reps; i++) {
+        secs[i] = checkpoint(i + 1, buf, per);
+        bw[i] = (double)c.bytes * c.ranks / secs[i] / 1e9;
+    }
+    t0 = now();
+    SCR_Finalize();
+    double fin = slowest(now() - t0);
+    emit("ckpt_whole", secs, c.reps, "s");
+    emit("ckpt_bw", bw, c.reps, "GB/s");
+    emit("init", &init, 1, "s");
+    emit("finalize", &fin, 1, "s");
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}

@@ -215,19 +215,36 @@ int64_t io_copy_file(const char *src, const char *dst, const io_copy_t *opt,
     return total;
 }
 
-/* CRC of an open file through a mapping: no copy out of the page cache */
-static int io_crc_mapped(int fd, uint64_t size, uint32_t *crc)
+/* bytes CRC'd between looks at the stop flag */
+#define IO_CRC_STEP ((size_t)1 << 20)
+
+static int io_stopped(const atomic_int *stop)
+{
+    return stop && atomic_load_explicit(stop, memory_order_relaxed);
+}
+
+/* CRC of an open file through a mapping: no copy out of the page cache.
+ * 0 done, 1 stopped, -1 not mappable */
+static int io_crc_mapped(int fd, uint64_t size, uint32_t *crc, const atomic_int *stop)
 {
     const size_t window = (size_t)1 << 30;
     uint32_t c = 0;
     for (uint64_t off = 0; off < size; off += window) {
         size_t len = size - off < window ? (size_t)(size - off) : window;
         /* populate: one batch of page-table work instead of a fault a page */
-        void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)off);
+        void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | (stop ? 0 : MAP_POPULATE), fd,
+                       (off_t)off);
         if (p == MAP_FAILED)
             return -1;
         madvise(p, len, MADV_SEQUENTIAL);
-        c = crc32_update(c, p, len);
+        for (size_t at = 0; at < len; at += IO_CRC_STEP) {
+            if (io_stopped(stop)) {
+                munmap(p, len);
+                return 1;
+            }
+            c = crc32_update(c, (const char *)p + at,
+                             len - at < IO_CRC_STEP ? len - at : IO_CRC_STEP);
+        }
         munmap(p, len);
     }
     *crc = c;
@@ -236,25 +253,33 @@ static int io_crc_mapped(int fd, uint64_t size, uint32_t *crc)
 
 int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *err)
 {
+    return io_file_crc_until(path, crc, size, NULL, err);
+}
+
+int io_file_crc_until(const char *path, uint32_t *crc, uint64_t *size,
+                      const atomic_int *stop, scr_error_t *err)
+{
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return errprintf(err, "open %s: %s", path, strerror(errno));
     struct stat st;
     uint32_t c = 0;
     uint64_t total = 0;
-    int rc = 0;
+    int rc = 0, m = -1;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        io_crc_mapped(fd, (uint64_t)st.st_size, &c) == 0) {
+        (m = io_crc_mapped(fd, (uint64_t)st.st_size, &c, stop)) >= 0) {
         total = (uint64_t)st.st_size;
+        rc = m;
     } else {
         /* not mappable (some file systems): read it */
         void *buf = io_alloc(IO_DEFAULT_BUF);
-        ssize_t n;
+        ssize_t n = 0;
         if (!buf) {
             close(fd);
             return errprintf(err, "crc %s: out of memory", path);
         }
-        while ((n = io_read_full(fd, buf, IO_DEFAULT_BUF)) > 0) {
+        while (!(rc = io_stopped(stop)) &&
+               (n = io_read_full(fd, buf, IO_DEFAULT_BUF)) > 0) {
             c = crc32_update(c, buf, (size_t)n);
             total += (uint64_t)n;
         }

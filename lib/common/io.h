@@ -11,6 +11,7 @@
 #define SCR_IO_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -56,6 +57,10 @@ int64_t io_copy_file(const char *src, const char *dst, const io_copy_t *o, uint3
  * code that must survive a hostile owner (root over user files) should copy
  * with io_copy_file instead. */
 int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *err);
+/* the same, giving up when *stop becomes non-zero (checked every MiB):
+ * 0 done, 1 stopped (crc and size say nothing), -1 error */
+int io_file_crc_until(const char *path, uint32_t *crc, uint64_t *size,
+                      const atomic_int *stop, scr_error_t *err);
 
 /* A logical concatenation of open files with their logical sizes. */
 typedef struct {

@@ -83,7 +83,6 @@ int SCR_Start_output(const char *name, int flags)
         return SCR_SUCCESS;
     if (!out_check(ctx, "SCR_Start_output", SCR_STATE_IDLE))
         return SCR_FAILURE;
-    crcbg_finish(ctx); /* the last dataset's CRCs, before its files can go */
     if (!(flags & (SCR_FLAG_CHECKPOINT | SCR_FLAG_OUTPUT))) {
         log_err("SCR_Start_output: flags must include SCR_FLAG_CHECKPOINT or "
                 "SCR_FLAG_OUTPUT");

@@ -24,7 +24,7 @@ int cache_path_ok(const scr_ctx_t *ctx, const char *path)
 
 void cache_delete_dset(scr_ctx_t *ctx, int id)
 {
-    crcbg_finish(ctx); /* never delete files the CRC thread is reading */
+    crcbg_release(ctx, id); /* never delete files the CRC thread is reading */
     const char *dir =
         kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
     char *safe = dir && cache_path_ok(ctx, dir) ? strdup(dir) : NULL;
@@ -82,7 +82,6 @@ static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *vi
 
 void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
 {
-    crcbg_finish(ctx);
     int victims[64], nvictims = 0;
     if (ctx->rank == 0)
         nvictims = evict_pick(ctx, st, room, victims);

@@ -1,6 +1,7 @@
 /* crcbg.c - CRC32 of a SINGLE dataset's files after completion (see crcbg.h) */
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -14,14 +15,17 @@
 #include "io.h"
 #include "log.h"
 
+enum { CRC_NOT_DONE = -1, CRC_FAILED = 0, CRC_DONE = 1 };
+
 struct crcbg {
     pthread_t thread;
+    atomic_int stop; /* crcbg_stop: give up at the next MiB */
     int id;
     int n;
     char **paths;
     uint32_t *crcs;
     uint64_t *sizes;
-    int *ok;
+    int *ok; /* CRC_DONE, CRC_FAILED (why says why) or CRC_NOT_DONE */
     char (*why)[256];
     double t0, t1;
 };
@@ -36,9 +40,16 @@ static void *crcbg_run(void *arg)
         (void)!setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
     for (int i = 0; i < b->n; i++) {
         scr_error_t err = {""};
-        b->ok[i] = io_file_crc(b->paths[i], &b->crcs[i], &b->sizes[i], &err) == 0;
-        if (!b->ok[i])
+        int rc =
+            io_file_crc_until(b->paths[i], &b->crcs[i], &b->sizes[i], &b->stop, &err);
+        b->ok[i] = rc == 0 ? CRC_DONE : rc > 0 ? CRC_NOT_DONE : CRC_FAILED;
+        if (rc < 0)
             snprintf(b->why[i], sizeof(b->why[i]), "%s", err.text);
+        if (rc > 0) {
+            for (int k = i + 1; k < b->n; k++)
+                b->ok[k] = CRC_NOT_DONE;
+            break;
+        }
     }
     b->t1 = scr_now();
     return NULL;
@@ -58,7 +69,7 @@ static void crcbg_free(struct crcbg *b)
 
 int crcbg_start(scr_ctx_t *ctx, int id)
 {
-    crcbg_finish(ctx);
+    crcbg_stop(ctx); /* the older dataset is no longer the newest */
     kvtree_t *files = kvtree_get(filemap_get_rank(ctx->filemap, id, ctx->rank), "FILE");
     struct crcbg *b = calloc(1, sizeof(*b));
     int n = kvtree_size(files);
@@ -86,46 +97,67 @@ int crcbg_start(scr_ctx_t *ctx, int id)
     return 0;
 }
 
-/* a file whose size changed since completion was written to afterwards:
- * its CRC would vouch for data the checkpoint never had */
+/* A file whose size changed since completion was written to afterwards:
+ * its CRC would vouch for data the checkpoint never had.  Files the pass did
+ * not reach keep their size only, as after a crash. */
 static void crcbg_record(scr_ctx_t *ctx, struct crcbg *b)
 {
-    int bad = 0;
+    int bad = 0, skipped = 0;
     for (int i = 0; i < b->n; i++) {
         kvtree_t *meta = filemap_file(ctx->filemap, b->id, ctx->rank, b->paths[i]);
         uint64_t size;
+        struct stat st;
         if (!meta || kvtree_util_get_u64(meta, "SIZE", &size) < 0)
             continue; /* dataset or file forgotten meanwhile */
         /* the thread may have finished before a late write: look again */
-        struct stat st;
-        if (b->ok[i] && lstat(b->paths[i], &st) == 0 && (uint64_t)st.st_size != size)
+        if (b->ok[i] != CRC_FAILED && lstat(b->paths[i], &st) == 0)
             b->sizes[i] = (uint64_t)st.st_size;
-        if (!b->ok[i])
+        if (b->ok[i] == CRC_FAILED)
             log_err("dataset %d: CRC32 of %s: %s", b->id, b->paths[i], b->why[i]);
         else if (b->sizes[i] != size)
             log_err("dataset %d: %s changed after SCR_Complete_output (%llu bytes, "
                     "recorded %llu): no CRC32 recorded",
                     b->id, b->paths[i], (unsigned long long)b->sizes[i],
                     (unsigned long long)size);
-        else
+        else if (b->ok[i] == CRC_DONE)
             kvtree_util_set_crc32(meta, "CRC", b->crcs[i]);
-        bad += !b->ok[i] || b->sizes[i] != size;
+        bad += b->ok[i] == CRC_FAILED || b->sizes[i] != size;
+        skipped += b->ok[i] == CRC_NOT_DONE && b->sizes[i] == size;
     }
     scr_error_t err;
-    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+    if (skipped < b->n && filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
         log_err("%s", err.text);
     if (ctx->rank == 0)
-        evlog_event(ctx, "CRC", "dset=%d files=%d secs=%.3f ok=%d", b->id, b->n,
-                    b->t1 - b->t0, bad == 0);
+        evlog_event(ctx, "CRC", "dset=%d files=%d secs=%.3f ok=%d stopped=%d", b->id,
+                    b->n, b->t1 > 0 ? b->t1 - b->t0 : scr_now() - b->t0, bad == 0,
+                    skipped);
 }
 
-void crcbg_finish(scr_ctx_t *ctx)
+static void crcbg_end(scr_ctx_t *ctx, int stop)
 {
     struct crcbg *b = ctx->crcbg;
     if (!b)
         return;
     ctx->crcbg = NULL;
+    if (stop)
+        atomic_store(&b->stop, 1);
     pthread_join(b->thread, NULL);
     crcbg_record(ctx, b);
     crcbg_free(b);
+}
+
+void crcbg_finish(scr_ctx_t *ctx)
+{
+    crcbg_end(ctx, 0);
+}
+
+void crcbg_stop(scr_ctx_t *ctx)
+{
+    crcbg_end(ctx, 1);
+}
+
+void crcbg_release(scr_ctx_t *ctx, int id)
+{
+    if (ctx->crcbg && ctx->crcbg->id == id)
+        crcbg_stop(ctx);
 }

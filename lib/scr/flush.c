@@ -77,8 +77,10 @@ static void flush_progress(uint64_t done, double busy, void *arg)
         flush_throttle(p->j, p->before + done, busy);
 }
 
-/* copy one file, checking its CRC32 against the one recorded at completion */
-static int flush_copy(flush_job_t *j, const kvtree_t *m, uint64_t *total)
+/* copy one file, checking its size and CRC32 against the ones recorded at
+ * completion; a file recorded without a CRC (its SINGLE pass was stopped)
+ * gets the one taken on the way, on the prefix and (flush_finish) in cache */
+static int flush_copy(flush_job_t *j, kvtree_t *m, uint64_t *total)
 {
     const char *src = kvtree_get_val(m, "PATH"), *dst = kvtree_get_val(m, "DEST");
     scr_error_t err;
@@ -91,6 +93,7 @@ static int flush_copy(flush_job_t *j, const kvtree_t *m, uint64_t *total)
     int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     uint32_t crc = 0, want;
+    uint64_t size;
     flush_progress_t p = {j, *total};
     io_copy_t o = {src, dst, j->bufsize, flush_progress, &p, !j->overlap};
     int64_t n = 0;
@@ -100,10 +103,19 @@ static int flush_copy(flush_job_t *j, const kvtree_t *m, uint64_t *total)
     else if ((n = io_copy_fd(in, out, &o, &crc, &j->err)) >= 0) {
         if (fsync(out) < 0)
             errprintf(&j->err, "fsync %s: %s", dst, strerror(errno));
+        else if (kvtree_util_get_u64(m, "SIZE", &size) == 0 && size != (uint64_t)n)
+            errprintf(&j->err, "%s changed in cache: %lld bytes, recorded %llu", src,
+                      (long long)n, (unsigned long long)size);
         else if (j->check_crc && kvtree_util_get_crc32(m, "CRC", &want) == 0 &&
                  want != crc)
             errprintf(&j->err, "%s changed in cache: CRC32 0x%08x, recorded 0x%08x", src,
                       crc, want);
+        else if (!kvtree_get(m, "CRC")) {
+            kvtree_t *r = kvtree_get(j->r2f, kvtree_get_val(m, "REL"));
+            kvtree_util_set_crc32(m, "CRC", crc);
+            if (r)
+                kvtree_util_set_crc32(r, "CRC", crc);
+        }
     }
     if (n > 0)
         *total += (uint64_t)n;
@@ -256,6 +268,19 @@ static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
     return j;
 }
 
+/* CRCs the copy took for files recorded without one go into the filemap
+ * (written by flush_mark) */
+static void flush_keep_crcs(scr_ctx_t *ctx, flush_job_t *j)
+{
+    for (kvtree_elem_t *e = kvtree_first(j->list); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_elem_tree(e);
+        kvtree_t *fm =
+            filemap_file(ctx->filemap, j->id, ctx->rank, kvtree_get_val(m, "PATH"));
+        if (fm && !kvtree_get(fm, "CRC") && kvtree_get(m, "CRC"))
+            kvtree_util_set_str(fm, "CRC", kvtree_get_val(m, "CRC"));
+    }
+}
+
 /* rank2file, summary, index, flush file; then the job is done */
 static int flush_finish(scr_ctx_t *ctx, flush_job_t *j, int ok)
 {
@@ -281,6 +306,7 @@ static int flush_finish(scr_ctx_t *ctx, flush_job_t *j, int ok)
         kvtree_delete(&d);
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    flush_keep_crcs(ctx, j);
     flush_mark(ctx, j->id, 0);
     double secs = scr_now() - j->t0;
     if (ctx->rank == 0) {
@@ -316,7 +342,8 @@ static int flush_begin(scr_ctx_t *ctx, int id, const char *mode, flush_job_t **j
 {
     *j = NULL;
     flush_async_poll(ctx, 1);
-    crcbg_finish(ctx); /* the flush checks the CRCs recorded at completion */
+    /* the flush reads the files and takes their CRCs on the way */
+    crcbg_release(ctx, id);
     if (flush_done(ctx, id))
         return 0;
     if (ctx->rank == 0)

@@ -126,5 +126,21 @@ if [ "$scheme" = SINGLE ]; then
 	check "(f): SCR_CRC_ASYNC=0 records the CRC32 inside SCR_Complete_output: a flip after a crash there falls back to step 2" \
 		sim_run "$out/f6" "$ALL" "$ex" --steps 4 --size 300000 --expect-restart 2
 	check "(f): caught by CRC32" has "$out/f6" "rank_2_f1.dat: CRC32 mismatch"
+
+	# each checkpoint flushed as it completes: the flush stops the pass
+	# over the same files and takes the CRC32s itself, so every file on the
+	# prefix has one whichever finished first
+	sim_setup 4
+	check "(f): back-to-back checkpoints, each flushed at once" \
+		sim_run "$out/f7" "$ALL" -x SCR_FLUSH=1 -x SCR_LOG_ENABLE=1 "$ex" --steps 4 --every 1 --size 4000000
+	check "(f): the CRC passes were logged" has "$pfs/.scr/log" "event=CRC .*dset=4 .*ok=1 stopped=[0-9]+"
+	leaf=$(ls "$pfs"/scr.dataset.4/.scr/rank2file.*.*.scr | head -1)
+	"$(dirname "$ex")/../cmd/scr" print "$leaf" >"$out/r2f"
+	check "(f): every file on the prefix has a CRC32 in rank2file" \
+		test "$(grep -c '^ *SIZE$' "$out/r2f")" -gt 0 -a \
+		"$(grep -c '^ *SIZE$' "$out/r2f")" = "$(grep -c '^ *CRC$' "$out/r2f")"
+	for n in node1 node2 node3 node4; do "$simnode" wipe "$sim_dir" $n; done
+	check "(f): fetched back, every byte verified" \
+		sim_run "$out/f8" "$ALL" "$ex" --steps 4 --every 1 --size 4000000 --expect-restart 4
 fi
 finish

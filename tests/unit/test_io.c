@@ -34,6 +34,13 @@ static void test_short_io(void)
     wait(NULL);
 }
 
+static const char *link_missing(const char *d)
+{
+    static char p[4200];
+    snprintf(p, sizeof(p), "%s/no-such-file", d);
+    return p;
+}
+
 static void test_copy(void)
 {
     char src[4200], dst[4200], link[4200];
@@ -56,6 +63,16 @@ static void test_copy(void)
     uint32_t c2;
     uint64_t size;
     ok(io_file_crc(dst, &c2, &size, &err) == 0 && c2 == crc && size == len, "file_crc");
+    atomic_int stop = 0;
+    c2 = 0;
+    ok(io_file_crc_until(dst, &c2, &size, &stop, &err) == 0 && c2 == crc && size == len,
+       "file_crc_until, not stopped: the same CRC");
+    atomic_store(&stop, 1);
+    ok(io_file_crc_until(dst, &c2, &size, &stop, &err) == 1,
+       "file_crc_until, stopped: says so (1)");
+    ok(io_file_crc_until(link_missing(dir), &c2, &size, &stop, &err) == -1 &&
+           strstr(err.text, "no-such-file"),
+       "file_crc_until: a missing file is an error naming it");
     io_copy_t small = {NULL, NULL, 4096, NULL, NULL, 0};
     ok(io_copy_file(src, dst, &small, NULL, &err) == (int64_t)len, "small buffer copy");
 

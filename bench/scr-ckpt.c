@@ -15,7 +15,8 @@
  *            --scheme NAME --label TEXT
  *
  * Rank 0 appends one JSON line (raw samples) per metric to FILE, phase
- * "whole.NAME": ckpt_whole (s), ckpt_bw (aggregate GB/s), init and
+ * "whole.NAME": ckpt_whole (s), ckpt_bw (aggregate GB/s), the slowest
+ * rank's start_output, route_and_write and complete_output (s), init and
  * finalize (s).
  */
 #include <mpi.h>
@@ -79,8 +80,11 @@ static void die(const char *what)
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
-/* one checkpoint, Start to Complete; the slowest rank's seconds */
-static double checkpoint(int step, const char *buf, size_t per)
+/* one checkpoint, Start to Complete; the slowest rank's seconds, and in
+ * part[] the slowest rank's time in SCR_Start_output, in routing and
+ * writing, and in SCR_Complete_output (taken apart after the fact, so the
+ * checkpoint itself runs without extra synchronization) */
+static double checkpoint(int step, const char *buf, size_t per, double part[3])
 {
     char name[64], file[256], path[SCR_MAX_FILENAME];
     snprintf(name, sizeof(name), "ckpt.%d", step);
@@ -88,6 +92,7 @@ static double checkpoint(int step, const char *buf, size_t per)
     double t0 = now();
     if (SCR_Start_output(name, SCR_FLAG_CHECKPOINT) != SCR_SUCCESS)
         die("SCR_Start_output failed");
+    double t1 = now();
     int valid = 1;
     for (int f = 0; f < c.files; f++) {
         snprintf(file, sizeof(file), "ckpt/rank_%d_f%d.dat", c.rank, f);
@@ -97,9 +102,12 @@ static double checkpoint(int step, const char *buf, size_t per)
         if (!fp || fwrite(buf, 1, per, fp) != per || fclose(fp) != 0)
             valid = 0;
     }
+    double t2 = now();
     if (SCR_Complete_output(valid) != SCR_SUCCESS)
         die("SCR_Complete_output failed");
-    return slowest(now() - t0);
+    double t3 = now(), mine[3] = {t1 - t0, t2 - t1, t3 - t2};
+    MPI_Allreduce(mine, part, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest(t3 - t0);
 }
 
 static void parse(int argc, char **argv)
@@ -142,16 +150,22 @@ int main(int argc, char **argv)
     double t0 = now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
-    double init = slowest(now() - t0), secs[MAXREPS], bw[MAXREPS];
+    double init = slowest(now() - t0), secs[MAXREPS], bw[MAXREPS], part[3][MAXREPS];
     for (int i = 0; i < c.reps; i++) {
-        secs[i] = checkpoint(i + 1, buf, per);
+        double p[3];
+        secs[i] = checkpoint(i + 1, buf, per, p);
         bw[i] = (double)c.bytes * c.ranks / secs[i] / 1e9;
+        for (int k = 0; k < 3; k++)
+            part[k][i] = p[k];
     }
     t0 = now();
     SCR_Finalize();
     double fin = slowest(now() - t0);
     emit("ckpt_whole", secs, c.reps, "s");
     emit("ckpt_bw", bw, c.reps, "GB/s");
+    emit("start_output", part[0], c.reps, "s");
+    emit("route_and_write", part[1], c.reps, "s");
+    emit("complete_output", part[2], c.reps, "s");
     emit("init", &init, 1, "s");
     emit("finalize", &fin, 1, "s");
     free(buf);

@@ -33,11 +33,14 @@ struct crcbg {
 static void *crcbg_run(void *arg)
 {
     struct crcbg *b = arg;
-    /* run on cycles the application leaves idle; a later crcbg_finish
-     * waits for whatever is left.  Best effort: ignored where refused. */
+    /* the lowest weight the scheduler has short of SCHED_IDLE: it takes
+     * what the application leaves, yet still gets a slice within a few ms
+     * when busy ranks share its core, so crcbg_stop is answered at once (a
+     * SCHED_IDLE thread starves there until every rank of the core blocks,
+     * and the stop would wait for that).  Best effort. */
     struct sched_param sp = {0};
-    if (sched_setscheduler(0, SCHED_IDLE, &sp) < 0)
-        (void)!setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+    (void)!sched_setscheduler(0, SCHED_BATCH, &sp);
+    (void)!setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
     for (int i = 0; i < b->n; i++) {
         scr_error_t err = {""};
         int rc =

@@ -113,7 +113,8 @@ static void crcbg_record(scr_ctx_t *ctx, struct crcbg *b)
         if (!meta || kvtree_util_get_u64(meta, "SIZE", &size) < 0)
             continue; /* dataset or file forgotten meanwhile */
         /* the thread may have finished before a late write: look again */
-        if (b->ok[i] != CRC_FAILED && lstat(b->paths[i], &st) == 0)
+        int crcd_other = b->ok[i] == CRC_DONE && b->sizes[i] != size;
+        if (b->ok[i] != CRC_FAILED && lstat(b->paths[i], &st) == 0 && !crcd_other)
             b->sizes[i] = (uint64_t)st.st_size;
         if (b->ok[i] == CRC_FAILED)
             log_err("dataset %d: CRC32 of %s: %s", b->id, b->paths[i], b->why[i]);
@@ -132,8 +133,7 @@ static void crcbg_record(scr_ctx_t *ctx, struct crcbg *b)
         log_err("%s", err.text);
     if (ctx->rank == 0)
         evlog_event(ctx, "CRC", "dset=%d files=%d secs=%.3f ok=%d stopped=%d", b->id,
-                    b->n, b->t1 > 0 ? b->t1 - b->t0 : scr_now() - b->t0, bad == 0,
-                    skipped);
+                    b->n, b->t1 - b->t0, bad == 0, skipped);
 }
 
 static void crcbg_end(scr_ctx_t *ctx, int stop)

@@ -32,6 +32,7 @@
 #include <isa-l/crc.h>
 #include <isa-l/raid.h>
 
+#include "benchutil.h"
 #include "scr.h"
 
 #define MAXREPS 64
@@ -50,38 +51,10 @@ static struct {
        .json = "bench.json",
        .label = ""};
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* the slowest rank's time for a collective step */
-static double slowest(double t)
-{
-    double m;
-    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return m;
-}
-
-/* one JSON line per metric with the raw samples; scr-bench-report merges
- * launches and computes min/median/max */
 static void emit(const char *metric, const double *v, int n, const char *unit)
 {
-    if (b.rank != 0 || n <= 0)
-        return;
-    FILE *fp = fopen(b.json, "a");
-    if (!fp)
-        return;
-    fprintf(fp,
-            "{\"phase\":\"%s\",\"scheme\":\"%s\",\"label\":\"%s\",\"ranks\":%d,"
-            "\"bytes_per_rank\":%lld,\"metric\":\"%s\",\"unit\":\"%s\",\"samples\":[",
-            b.phase, b.scheme, b.label, b.ranks, b.bytes, metric, unit);
-    for (int i = 0; i < n; i++)
-        fprintf(fp, "%s%.6g", i ? "," : "", v[i]);
-    fprintf(fp, "]}\n");
-    fclose(fp);
+    bench_run_t r = {b.json, b.phase, b.scheme, b.label, b.rank, b.ranks, b.bytes};
+    bench_emit(&r, metric, v, n, unit);
 }
 
 static char *pattern(size_t n)
@@ -159,32 +132,32 @@ static void ckpt_rep(char *buf, size_t per, double *tb, double *tw, double *tc)
      * must not run during the baseline */
     SCR_Start_checkpoint();
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     for (int f = 0; f < b.files; f++) {
         snprintf(path, sizeof(path), "%s/bench-base.%d.%d", b.cache, b.rank, f);
         write_file(path, buf, per, 1);
     }
-    *tb = slowest(now() - t0);
+    *tb = bench_slowest(bench_now() - t0);
     for (int f = 0; f < b.files; f++) {
         snprintf(path, sizeof(path), "%s/bench-base.%d.%d", b.cache, b.rank, f);
         unlink(path);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int f = 0; f < b.files; f++) {
         file_name(f, name, sizeof(name));
         SCR_Route_file(name, path);
         write_file(path, buf, per, 0);
         snprintf(b.last[f], sizeof(b.last[f]), "%s", path);
     }
-    *tw = slowest(now() - t0);
+    *tw = bench_slowest(bench_now() - t0);
     /* the ranks finish writing at different times: without the barrier the
      * early ones would count their wait for the last one as SCR's cost */
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     if (SCR_Complete_checkpoint(1) != SCR_SUCCESS)
         MPI_Abort(MPI_COMM_WORLD, 3);
-    *tc = slowest(now() - t0);
+    *tc = bench_slowest(bench_now() - t0);
 }
 
 /* cp + fsync of this rank's cached files to the prefix */
@@ -194,13 +167,13 @@ static double cp_out(void)
     /* start from clean page caches, as the flush before it did */
     sync();
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     for (int f = 0; f < b.files; f++) {
         snprintf(src, sizeof(src), "%s", b.last[f]);
         snprintf(dst, sizeof(dst), "bench-cp.%d.%d", b.rank, f);
         cp_fsync(src, dst);
     }
-    double t = slowest(now() - t0);
+    double t = bench_slowest(bench_now() - t0);
     for (int f = 0; f < b.files; f++) {
         snprintf(dst, sizeof(dst), "bench-cp.%d.%d", b.rank, f);
         unlink(dst);
@@ -220,14 +193,14 @@ static double net_sendrecv(const char *buf, size_t per)
     int to = (b.rank + local) % b.ranks, from = (b.rank - local + b.ranks) % b.ranks;
     char *in = malloc((size_t)piece);
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     for (long long f = 0; f < b.files; f++)
         for (size_t off = 0; off < per; off += (size_t)piece) {
             int n = per - off < (size_t)piece ? (int)(per - off) : piece;
             MPI_Sendrecv(buf + off, n, MPI_BYTE, to, 7, in, n, MPI_BYTE, from, 7,
                          MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
-    double t = slowest(now() - t0);
+    double t = bench_slowest(bench_now() - t0);
     free(in);
     return t;
 }
@@ -236,10 +209,10 @@ static double need_latency(void)
 {
     int flag;
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     for (int i = 0; i < 200; i++)
         SCR_Need_checkpoint(&flag);
-    return slowest(now() - t0) / 200;
+    return bench_slowest(bench_now() - t0) / 200;
 }
 
 static void phase_ckpt(double t_init)
@@ -267,9 +240,9 @@ static void phase_ckpt(double t_init)
     double net[MAXREPS], over[MAXREPS];
     for (int i = 0; i < b.reps; i++)
         net[i] = net_sendrecv(buf, per);
-    double need = need_latency(), t0 = now();
+    double need = need_latency(), t0 = bench_now();
     SCR_Finalize();
-    double fin = slowest(now() - t0), flush[MAXREPS], bw[MAXREPS];
+    double fin = bench_slowest(bench_now() - t0), flush[MAXREPS], bw[MAXREPS];
     int nf = b.rank == 0 ? log_secs("FLUSH_END", flush, MAXREPS) : 0;
     emit("baseline_write_fsync", base, n, "s");
     emit("app_write", wr, n, "s");
@@ -307,7 +280,7 @@ static void phase_fetch(void)
     SCR_Start_restart(name);
     SCR_Complete_restart(1);
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     for (int f = 0; f < b.files; f++) {
         char rel[256];
         file_name(f, rel, sizeof(rel));
@@ -316,7 +289,7 @@ static void phase_fetch(void)
         cp_fsync(src, dst);
         unlink(dst);
     }
-    double cp = slowest(now() - t0);
+    double cp = bench_slowest(bench_now() - t0);
     SCR_Finalize();
     double fetch[MAXREPS], prot[MAXREPS], ratio, copy, total;
     int nf = b.rank == 0 ? log_secs("FETCH", fetch, MAXREPS) : 0;
@@ -357,16 +330,16 @@ static void phase_micro(void)
     double mc[MAXREPS], crc[MAXREPS], xr[MAXREPS];
     volatile uint32_t sink = 0;
     for (int r = 0; r < b.reps; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         memcpy(z, x, n);
-        mc[r] = (double)n / (now() - t0) / 1e9;
-        t0 = now();
+        mc[r] = (double)n / (bench_now() - t0) / 1e9;
+        t0 = bench_now();
         sink ^= crc32_gzip_refl(0, (unsigned char *)x, n);
-        crc[r] = (double)n / (now() - t0) / 1e9;
+        crc[r] = (double)n / (bench_now() - t0) / 1e9;
         void *v[3] = {x, y, z};
-        t0 = now();
+        t0 = bench_now();
         xor_gen(3, (int)n, v);
-        xr[r] = (double)n / (now() - t0) / 1e9;
+        xr[r] = (double)n / (bench_now() - t0) / 1e9;
     }
     (void)sink;
     emit("memcpy_gbps", mc, b.reps, "GB/s");
@@ -421,10 +394,10 @@ int main(int argc, char **argv)
         return 0;
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         MPI_Abort(MPI_COMM_WORLD, 2);
-    double t_init = slowest(now() - t0);
+    double t_init = bench_slowest(bench_now() - t0);
     if (!strcmp(b.phase, "ckpt"))
         phase_ckpt(t_init);
     else if (!strcmp(b.phase, "fetch"))
@@ -433,9 +406,9 @@ int main(int argc, char **argv)
         phase_rebuild();
     else if (!strcmp(b.phase, "init")) {
         double need = need_latency();
-        t0 = now();
+        t0 = bench_now();
         SCR_Finalize();
-        double fin = slowest(now() - t0);
+        double fin = bench_slowest(bench_now() - t0);
         emit("init", &t_init, 1, "s");
         emit("need_checkpoint", &need, 1, "s");
         emit("finalize", &fin, 1, "s");

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchutil.h"
 #include "scr.h"
 
 #define MAXREPS 64
@@ -42,36 +43,12 @@ static struct {
        .scheme = "",
        .label = ""};
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double slowest(double t)
-{
-    double m;
-    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return m;
-}
-
 static void emit(const char *metric, const double *v, int n, const char *unit)
 {
-    if (c.rank != 0 || n <= 0)
-        return;
-    FILE *fp = fopen(c.json, "a");
-    if (!fp)
-        return;
-    fprintf(fp,
-            "{\"phase\":\"whole.%s\",\"scheme\":\"%s\",\"label\":\"%s\","
-            "\"ranks\":%d,\"bytes_per_rank\":%lld,\"metric\":\"%s\",\"unit\":\"%s\","
-            "\"samples\":[",
-            c.impl, c.scheme, c.label, c.ranks, c.bytes, metric, unit);
-    for (int i = 0; i < n; i++)
-        fprintf(fp, "%s%.6f", i ? "," : "", v[i]);
-    fprintf(fp, "]}\n");
-    fclose(fp);
+    char phase[64];
+    snprintf(phase, sizeof(phase), "whole.%s", c.impl);
+    bench_run_t r = {c.json, phase, c.scheme, c.label, c.rank, c.ranks, c.bytes};
+    bench_emit(&r, metric, v, n, unit);
 }
 
 static void die(const char *what)
@@ -89,10 +66,10 @@ static double checkpoint(int step, const char *buf, size_t per, double part[3])
     char name[64], file[256], path[SCR_MAX_FILENAME];
     snprintf(name, sizeof(name), "ckpt.%d", step);
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     if (SCR_Start_output(name, SCR_FLAG_CHECKPOINT) != SCR_SUCCESS)
         die("SCR_Start_output failed");
-    double t1 = now();
+    double t1 = bench_now();
     int valid = 1;
     for (int f = 0; f < c.files; f++) {
         snprintf(file, sizeof(file), "ckpt/rank_%d_f%d.dat", c.rank, f);
@@ -102,12 +79,12 @@ static double checkpoint(int step, const char *buf, size_t per, double part[3])
         if (!fp || fwrite(buf, 1, per, fp) != per || fclose(fp) != 0)
             valid = 0;
     }
-    double t2 = now();
+    double t2 = bench_now();
     if (SCR_Complete_output(valid) != SCR_SUCCESS)
         die("SCR_Complete_output failed");
-    double t3 = now(), mine[3] = {t1 - t0, t2 - t1, t3 - t2};
+    double t3 = bench_now(), mine[3] = {t1 - t0, t2 - t1, t3 - t2};
     MPI_Allreduce(mine, part, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return slowest(t3 - t0);
+    return bench_slowest(t3 - t0);
 }
 
 static void parse(int argc, char **argv)
@@ -147,10 +124,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < per; i++)
         buf[i] = (char)(i * 7 + (size_t)c.rank);
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
-    double init = slowest(now() - t0), secs[MAXREPS], bw[MAXREPS], part[3][MAXREPS];
+    double init = bench_slowest(bench_now() - t0), secs[MAXREPS], bw[MAXREPS],
+           part[3][MAXREPS];
     for (int i = 0; i < c.reps; i++) {
         double p[3];
         secs[i] = checkpoint(i + 1, buf, per, p);
@@ -158,9 +136,9 @@ int main(int argc, char **argv)
         for (int k = 0; k < 3; k++)
             part[k][i] = p[k];
     }
-    t0 = now();
+    t0 = bench_now();
     SCR_Finalize();
-    double fin = slowest(now() - t0);
+    double fin = bench_slowest(bench_now() - t0);
     emit("ckpt_whole", secs, c.reps, "s");
     emit("ckpt_bw", bw, c.reps, "GB/s");
     emit("start_output", part[0], c.reps, "s");

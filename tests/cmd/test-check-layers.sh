@@ -26,24 +26,23 @@ expect_fail() { # expect_fail PATTERN: the check fails and says PATTERN
 	! "$check" "$tmp/src" >"$tmp/out" 2>&1 && grep -q -- "$1" "$tmp/out" ||
 		{ sed 's/^/    /' "$tmp/out"; return 1; }
 }
-copy
-plant lib/core/pfs.c lifecycle.h
-t "core may not include prolog" expect_fail 'lib/core/pfs.c:2: includes prolog/lifecycle.h, but lib/core may use only: lib/common lib/core'
-copy
-plant prolog/node.c desc.h
-t "prolog may not include the MPI library" expect_fail 'prolog/node.c:2: includes lib/scr/desc.h'
-copy
-plant lib/scr/api_init.c scavenge.h
-t "the library may not include prolog" expect_fail 'lib/scr/api_init.c:2: includes prolog/scavenge.h'
-copy
-plant cmd/scr.c scr_ctx.h
-t "cmd may not include the MPI library" expect_fail 'cmd/scr.c:2: includes lib/scr/scr_ctx.h'
-copy
-plant slurm-plugin/sched_slurm.c cmd.h
-t "an adapter may not include cmd" expect_fail 'slurm-plugin/sched_slurm.c:2: includes cmd/cmd.h'
-copy
-plant lib/common/io.c nosuch.h
-t "an unknown header is named" expect_fail 'lib/common/io.c:2: "nosuch.h" is not a header of any layer'
+planted() { # planted NAME FILE HEADER PATTERN: a fresh copy with FILE including HEADER fails
+	copy
+	plant "$2" "$3"
+	t "$1" expect_fail "$4"
+}
+planted "core may not include prolog" lib/core/pfs.c lifecycle.h \
+	'lib/core/pfs.c:2: includes prolog/lifecycle.h, but lib/core may use only: lib/common lib/core'
+planted "prolog may not include the MPI library" prolog/node.c desc.h \
+	'prolog/node.c:2: includes lib/scr/desc.h'
+planted "the library may not include prolog" lib/scr/api_init.c scavenge.h \
+	'lib/scr/api_init.c:2: includes prolog/scavenge.h'
+planted "cmd may not include the MPI library" cmd/scr.c scr_ctx.h \
+	'cmd/scr.c:2: includes lib/scr/scr_ctx.h'
+planted "an adapter may not include cmd" slurm-plugin/sched_slurm.c cmd.h \
+	'slurm-plugin/sched_slurm.c:2: includes cmd/cmd.h'
+planted "an unknown header is named" lib/common/io.c nosuch.h \
+	'lib/common/io.c:2: "nosuch.h" is not a header of any layer'
 copy
 cp "$tmp/src/lib/core/pfs.h" "$tmp/src/prolog/pfs.h"
 t "one header name in two layers is refused" expect_fail 'pfs.h is in both'

@@ -7,7 +7,6 @@
 
 #include "cmd_job.h"
 #include "io.h"
-#include "jobrec.h"
 #include "lifecycle.h"
 #include "pfs.h"
 #include "scavenge.h"
@@ -175,20 +174,6 @@ void cmd_job_check_nodes(cmd_job_t *j)
     free(dir);
 }
 
-void cmd_job_use_recorded_prefix(cmd_job_t *j, const char *cmdname)
-{
-    char dir[4200], prefix[sizeof(j->o.prefix)];
-    scr_error_t err;
-    jobopts_job_dir(&j->o, j->o.cntl_base, dir, sizeof(dir));
-    int rc = jobrec_read(dir, prefix, sizeof(prefix), NULL, &err);
-    if (rc < 0)
-        fprintf(stderr, "scr %s: %s; using prefix %s\n", cmdname, err.text, j->o.prefix);
-    if (rc <= 0 || strcmp(prefix, j->o.prefix) == 0)
-        return;
-    printf("scr %s: the run used prefix %s\n", cmdname, prefix);
-    snprintf(j->o.prefix, sizeof(j->o.prefix), "%s", prefix);
-}
-
 int cmd_job_postrun(cmd_job_t *j)
 {
     char self[4096];
@@ -205,7 +190,7 @@ int cmd_job_postrun(cmd_job_t *j)
     launch_run(cmd.argv, NULL);
     argv_free(&cmd);
     nodelist_delete(&live);
-    cmd_job_use_recorded_prefix(j, "postrun");
+    lifecycle_use_recorded(&j->o, NULL);
     int id = scavenge_job_newest(j->o.prefix, j->o.jobid), rc = 0;
     if (id < 0) {
         printf("scr postrun: the newest checkpoint is already on %s\n", j->o.prefix);

@@ -30,10 +30,6 @@ void cmd_job_free(cmd_job_t *j);
 /* refresh down: the saved list, the scheduler's view, health checks of the
  * rest (one `scr node-check` per node through the launcher); saves it */
 void cmd_job_check_nodes(cmd_job_t *j);
-/* the prefix the job's newest run on this node used (jobrec.h), if it
- * recorded one that differs from ours: the job script or the application
- * may have set SCR_PREFIX after the job was submitted */
-void cmd_job_use_recorded_prefix(cmd_job_t *j, const char *cmdname);
 /* scavenge the newest checkpoint from the live nodes if it is not on the
  * prefix (the recorded one), then index it */
 int cmd_job_postrun(cmd_job_t *j);

@@ -14,6 +14,7 @@
 #include "halt.h"
 #include "kvtree.h"
 #include "launch.h"
+#include "lifecycle.h"
 #include "log.h"
 #include "pfs.h"
 
@@ -121,7 +122,7 @@ int cmd_run(int argc, char **argv)
         argv_free(&cmd);
         nodelist_delete(&live);
         /* the halt file that tells whether the run finished is in its prefix */
-        cmd_job_use_recorded_prefix(&j, "run");
+        lifecycle_use_recorded(&j.o, NULL);
         if (rc == 0) {
             printf("scr run: run %d succeeded\n", attempt);
             break;

@@ -113,34 +113,31 @@ int lifecycle_index(const jobopts_t *o, int id)
     return rc;
 }
 
-/* the prefix and nodes the newest run of the job on this node recorded;
- * without a record, the job's own (submission-time) prefix and nodes */
-static void lifecycle_recorded(const jobopts_t *o, const char *cntldir, jobopts_t *use,
-                               const nodelist_t *live, nodelist_t **run_live)
+int lifecycle_use_recorded(jobopts_t *o, nodelist_t **nodes)
 {
-    char prefix[sizeof(o->prefix)];
-    nodelist_t *nodes = NULL;
+    char dir[4200], prefix[sizeof(o->prefix)];
     scr_error_t err;
-    *use = *o;
-    *run_live = NULL;
-    int rc = jobrec_read(cntldir, prefix, sizeof(prefix), &nodes, &err);
+    jobopts_job_dir(o, o->cntl_base, dir, sizeof(dir));
+    int rc = jobrec_read(dir, prefix, sizeof(prefix), nodes, &err);
     if (rc < 0)
-        log_warn("scavenge of job %s on %s: %s; using prefix %s", o->jobid, o->host,
-                 err.text, o->prefix[0] ? o->prefix : "(none)");
+        log_warn("job %s on %s: %s; using prefix %s", o->jobid, o->host, err.text,
+                 o->prefix[0] ? o->prefix : "(none)");
     if (rc <= 0)
-        return;
+        return 0;
     if (strcmp(prefix, o->prefix) != 0)
-        log_msg("scavenge of job %s on %s: the run used prefix %s", o->jobid, o->host,
-                prefix);
-    snprintf(use->prefix, sizeof(use->prefix), "%s", prefix);
-    /* the nodes that will mark this prefix: the run's that are still up.
-     * An unknown live set (no scheduler answer) stays as it is. */
+        log_msg("job %s on %s: the run used prefix %s", o->jobid, o->host, prefix);
+    snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
+    return 1;
+}
+
+/* the nodes that will mark the recorded prefix: the run's that are still
+ * up.  An unknown live set (no scheduler answer) stays as it is. */
+static nodelist_t *lifecycle_run_live(const nodelist_t *live, const nodelist_t *nodes)
+{
     nodelist_t *both = live && nodes ? nodelist_intersect(live, nodes) : NULL;
-    if (both && nodelist_count(both) > 0)
-        *run_live = both;
-    else
+    if (both && nodelist_count(both) == 0)
         nodelist_delete(&both);
-    nodelist_delete(&nodes);
+    return both;
 }
 
 static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir, int id,
@@ -193,9 +190,12 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *
     jobopts_t *use = malloc(sizeof(*use));
     if (!use)
         return log_err("scavenge: out of memory"), -1;
-    nodelist_t *run_live = NULL;
-    lifecycle_recorded(o, cntldir, use, live, &run_live);
+    nodelist_t *nodes = NULL, *run_live = NULL;
+    *use = *o;
+    if (lifecycle_use_recorded(use, &nodes))
+        run_live = lifecycle_run_live(live, nodes);
     int rc = lifecycle_scavenge_at(use, cntldir, id, run_live ? run_live : live, indexed);
+    nodelist_delete(&nodes);
     nodelist_delete(&run_live);
     free(use);
     return rc;

@@ -30,6 +30,12 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *
  * calls it directly: job shells already are the user): scavenge, index
  * when elected among live, remove the job's directories */
 int lifecycle_epilog_as_user(const jobopts_t *o, const nodelist_t *live);
+/* The prefix the job's newest run on this node used (jobrec.h) replaces
+ * o->prefix, which is only what was known when the job was submitted: a job
+ * script or the application may set SCR_PREFIX later.  *nodes (if nodes is
+ * not NULL) gets the run's nodes.  Says so when the prefix changes, warns
+ * about a damaged record.  Returns 1 when a record was used, else 0. */
+int lifecycle_use_recorded(jobopts_t *o, nodelist_t **nodes);
 /* index dataset id of the prefix (scan, rebuild, summary, index) */
 int lifecycle_index(const jobopts_t *o, int id);
 

@@ -10,7 +10,7 @@ static int cmd_help(int argc, char **argv);
 static const cmd_t commands[] = {
     {"help", cmd_help, "scr help [COMMAND]", "show commands or one command's usage"},
     {"print", cmd_print, "scr print FILE...",
-     "print SCR metadata (kvtree) files as trees"},
+     "print SCR metadata (kvtree) files as trees, FTI-FF checkpoint files as blocks"},
     {"config", cmd_config, "scr config [--system-file PATH] --list | KEY...",
      "list parameters, or show a parameter's value and where it came from"},
     {"halt", cmd_halt,

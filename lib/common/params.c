@@ -52,6 +52,14 @@ static const param_info_t table[] = {
     {"SCR_CHECKPOINT_SECONDS", "0", 0, NULL, "SCR_Need_checkpoint: every N seconds"},
     {"SCR_CHECKPOINT_OVERHEAD", "0", 0, NULL,
      "SCR_Need_checkpoint: keep checkpoint time under this percent of run time"},
+    /* memory-protect API */
+    {"SCR_DCP", "0", 0, NULL,
+     "1: memory checkpoints write only the blocks that changed since the previous one"},
+    {"SCR_DCP_BLOCK", "64KB", 0, NULL, "bytes per block that differential checkpoints hash"},
+    {"SCR_DCP_FULL_EVERY", "10", 0, NULL,
+     "every Nth memory checkpoint is written in full (bounds the differential chain)"},
+    {"SCR_MEM_TAG", NULL, 0, NULL,
+     "names the program in memory checkpoint files (default: the executable's name)"},
     /* flush and fetch */
     {"SCR_FLUSH", "10", 0, NULL, "flush every Nth checkpoint to the prefix (0: never)"},
     {"SCR_FLUSH_WIDTH", "256", 0, NULL, "processes writing to the prefix at once"},

@@ -12,6 +12,7 @@
 #include "api_util.h"
 #include "cache.h"
 #include "crcbg.h"
+#include "mem.h"
 #include "desc.h"
 #include "env.h"
 #include "evlog.h"
@@ -465,6 +466,7 @@ int SCR_Finalize(void)
         evlog_close(ctx);
         MPI_Barrier(ctx->comm);
         desc_free(ctx);
+        mem_free(ctx);
         kvtree_delete(&ctx->halt);
         topo_free(&ctx->topo);
         kvtree_delete(&ctx->filemap);

@@ -107,8 +107,10 @@ int SCR_Start_output(const char *name, int flags)
         snprintf(ctx->out.name, sizeof(ctx->out.name), "%s", name);
     else
         snprintf(ctx->out.name, sizeof(ctx->out.name), "scr.dataset.%d", ctx->out.id);
-    ctx->out.rd = desc_select(ctx, (flags & SCR_FLAG_CHECKPOINT) ? ctx->checkpoint_id
-                                                                 : ctx->out.id);
+    ctx->out.rd = ctx->out_rd_force
+                      ? desc_by_index(ctx, ctx->out_rd_force - 1)
+                      : desc_select(ctx, (flags & SCR_FLAG_CHECKPOINT) ? ctx->checkpoint_id
+                                                                       : ctx->out.id);
     ctx->out.t0 = scr_now();
     scr_error_t err = {""};
     int ok = ctx->out.rd != NULL;
@@ -265,7 +267,9 @@ static void out_after(scr_ctx_t *ctx, int id)
 {
     if (ctx->rank == 0)
         flushfile_set(ctx->prefix, id, "CACHE", 1, NULL);
-    if (flush_wanted(ctx, id)) {
+    if (ctx->out_flush_force)
+        flush_sync(ctx, id);
+    else if (flush_wanted(ctx, id)) {
         if (config_get_int(ctx->cfg, "SCR_FLUSH_ASYNC", 0))
             flush_async_start(ctx, id);
         else

@@ -168,17 +168,24 @@ int SCR_Complete_restart(int valid)
         ctx->restart_id = -1;
         return SCR_SUCCESS;
     }
-    /* offer the next older checkpoint */
-    int *f = realloc(ctx->failed, sizeof(int) * (size_t)(ctx->nfailed + 1));
-    if (f) {
-        ctx->failed = f;
-        ctx->failed[ctx->nfailed++] = ctx->restart_id;
-    }
     if (ctx->rank == 0)
         log_err("restart from dataset %d (%s) failed on some process", ctx->restart_id,
                 dset_name(ctx, ctx->restart_id));
-    ctx->restart_id = cache_newest_ckpt(ctx, ctx->restart_id);
+    scr_restart_failed(ctx, ctx->restart_id);
     return SCR_FAILURE;
+}
+
+void scr_restart_failed(scr_ctx_t *ctx, int id)
+{
+    int *f = realloc(ctx->failed, sizeof(int) * (size_t)(ctx->nfailed + 1));
+    if (f) {
+        ctx->failed = f;
+        ctx->failed[ctx->nfailed++] = id;
+    }
+    /* useless now, and its name must be free for the run's next checkpoint */
+    flush_async_poll(ctx, 1);
+    cache_delete_dset(ctx, id);
+    ctx->restart_id = cache_newest_ckpt(ctx, id);
 }
 
 /* rank 0's lookup of a dataset by name, shared with everyone */

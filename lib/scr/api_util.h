@@ -26,6 +26,10 @@ int scr_halt_check_fresh(scr_ctx_t *ctx, int fresh, char *reason, size_t len);
  * set), then check; one read of the halt file when no counter is set */
 int scr_halt_after_dataset(scr_ctx_t *ctx, int checkpoint, char *reason, size_t len);
 int scr_halt_pending(scr_ctx_t *ctx);
+/* the restart from dataset id failed: delete it from cache and offer the
+ * next older complete checkpoint instead (collective) */
+void scr_restart_failed(scr_ctx_t *ctx, int id);
+
 /* flush the newest checkpoint if needed, shut SCR and MPI down, exit(0) */
 void scr_halt_exit(scr_ctx_t *ctx, const char *reason) __attribute__((noreturn));
 

@@ -58,20 +58,37 @@ static int newest_complete(const scr_ctx_t *ctx, const store_t *st, const int *i
     return -1;
 }
 
+int cache_dset_base(const scr_ctx_t *ctx, int id)
+{
+    int base = -1;
+    kvtree_util_get_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "BASE", &base);
+    return base;
+}
+
+/* does a cached differential checkpoint still build on id */
+static int is_base(const scr_ctx_t *ctx, const int *ids, int n, int id)
+{
+    for (int i = 0; i < n; i++)
+        if (cache_dset_base(ctx, ids[i]) == id)
+            return 1;
+    return 0;
+}
+
 /* rank 0 picks the oldest datasets until at most count - room remain */
 static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *victims)
 {
     int n = 0, *ids = NULL, nv = 0, held = 0;
     if (filemap_list_dsets(ctx->filemap, &n, &ids) < 0)
         return 0;
-    int keep = room ? newest_complete(ctx, st, ids, n) : -1;
+    int keep = newest_complete(ctx, st, ids, n);
     for (int i = 0; i < n; i++)
         held += dset_in_store(ctx, ids[i], st);
     for (int i = 0; i < n && held > st->count - room && nv < 64; i++) {
         int flushing = 0;
         kvtree_util_get_int(filemap_get_desc(ctx->filemap, ids[i], "DSETDESC"),
                             "FLUSHING", &flushing);
-        if (!dset_in_store(ctx, ids[i], st) || flushing || ids[i] == keep)
+        if (!dset_in_store(ctx, ids[i], st) || flushing || ids[i] == keep ||
+            is_base(ctx, ids, n, ids[i]))
             continue;
         victims[nv++] = ids[i];
         held--;

@@ -348,6 +348,14 @@ reddesc_t *desc_select(scr_ctx_t *ctx, int id)
     return best;
 }
 
+reddesc_t *desc_by_index(scr_ctx_t *ctx, int index)
+{
+    for (int i = 0; i < ctx->nrds; i++)
+        if (ctx->rds[i].enabled && ctx->rds[i].index == index)
+            return &ctx->rds[i];
+    return NULL;
+}
+
 kvtree_t *reddesc_to_kvtree(const scr_ctx_t *ctx, const reddesc_t *rd)
 {
     kvtree_t *t = kvtree_new();

@@ -20,6 +20,8 @@ void desc_free(scr_ctx_t *ctx);
 /* the descriptor for checkpoint id: the enabled one with the largest
  * interval that divides id */
 reddesc_t *desc_select(scr_ctx_t *ctx, int id);
+/* the enabled descriptor configured as CKPT=index, or NULL */
+reddesc_t *desc_by_index(scr_ctx_t *ctx, int index);
 
 const char *desc_type_name(red_type_t type);
 

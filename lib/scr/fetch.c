@@ -171,6 +171,36 @@ out:
     return rc;
 }
 
+/* a differential checkpoint needs its bases in cache too: fetch each one
+ * not there yet (rank 0 finds it in the index) */
+static int fetch_chain(scr_ctx_t *ctx, const kvtree_t *index, int id)
+{
+    for (int base = cache_dset_base(ctx, id); base >= 0; base = cache_dset_base(ctx, base)) {
+        int complete = 0;
+        kvtree_util_get_int(filemap_get_desc(ctx->filemap, base, "DSETDESC"), "COMPLETE",
+                            &complete);
+        if (complete)
+            continue;
+        char dir[256] = "";
+        int got = ctx->rank == 0 ? index_pick(index, NULL, base + 1, dir, sizeof(dir)) : -1;
+        MPI_Bcast(&got, 1, MPI_INT, 0, ctx->comm);
+        MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, ctx->comm);
+        uint64_t bytes = 0;
+        double protect = 0;
+        if (got != base || fetch_one(ctx, base, dir, &bytes, &protect) < 0) {
+            if (ctx->rank == 0)
+                log_err("dataset %d is differential and its base, dataset %d, cannot be "
+                        "fetched",
+                        id, base);
+            return -1;
+        }
+        if (ctx->rank == 0)
+            evlog_event(ctx, "FETCH", "dset=%d dir=%s bytes=%llu base_of=%d ok=1", base,
+                        dir, (unsigned long long)bytes, id);
+    }
+    return 0;
+}
+
 int fetch_sync(scr_ctx_t *ctx)
 {
     kvtree_t *index = kvtree_new();
@@ -188,7 +218,12 @@ int fetch_sync(scr_ctx_t *ctx)
         double t0 = scr_now();
         uint64_t bytes = 0;
         double protect = 0;
-        if (fetch_one(ctx, id, dir, &bytes, &protect) == 0) {
+        int fetched = fetch_one(ctx, id, dir, &bytes, &protect) == 0;
+        if (fetched && fetch_chain(ctx, index, id) < 0) {
+            cache_delete_dset(ctx, id); /* useless without its bases */
+            fetched = 0;
+        }
+        if (fetched) {
             if (ctx->rank == 0) {
                 double secs = scr_now() - t0;
                 index_mark_fetched(ctx->prefix, id, dir, NULL);

@@ -8,7 +8,40 @@
 #ifndef SCR_MEM_INTERNAL_H
 #define SCR_MEM_INTERNAL_H
 
+#include "ftiff.h"
 #include "scr_ctx.h"
+
+/* the name of rank r's file inside a dataset, relative to the prefix */
+#define MEM_FILE_FMT "scrmem.%d.fti"
+
+typedef struct {
+    int32_t id;
+    void *ptr;
+    int64_t size; /* bytes */
+} mem_var_t;
+
+/* a checkpoint file being written (SCR_Checkpoint_begin .. _end) */
+typedef struct {
+    int open;
+    int fd;
+    int ok;              /* every write so far succeeded */
+    char path[SCR_PATH_MAX * 2];
+    ftiff_layout_t work; /* the layout being written, new hashes */
+    ftiff_meta_t meta;
+    int64_t data_end;    /* differential: where the next chunk goes */
+    int *added;          /* per protected variable: already written */
+} mem_writer_t;
+
+struct mem_state {
+    mem_var_t *vars;
+    int nvars;
+    /* the last good checkpoint: its layout and chunk hashes, which the next
+     * one starts from (containers are fixed once created) */
+    ftiff_layout_t layout;
+    int prev_id;  /* its dataset, -1 none */
+    int prev_seq; /* its place in the differential chain (0: full) */
+    mem_writer_t w;
+};
 
 /* how one checkpoint is taken */
 typedef struct {
@@ -21,6 +54,12 @@ int mem_checkpoint(const char *name, const mem_opts_t *o);
 
 /* 1 when a checkpoint is on offer for SCR_Recover (collective) */
 int mem_have_recover(void);
+
+/* read rank's file of dataset id (cache) into m and l: 0, or -1 with err */
+int mem_file_open(scr_ctx_t *ctx, int id, char *path, size_t len, scr_error_t *err);
+/* the program's tag for the FB (SCR_MEM_TAG, else the executable's name) */
+uint64_t mem_app_tag(scr_ctx_t *ctx);
+struct mem_state *mem_get(scr_ctx_t *ctx);
 
 /* free ctx->mem (SCR_Finalize) */
 void mem_free(scr_ctx_t *ctx);

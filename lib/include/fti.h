@@ -1,0 +1,107 @@
+/* fti.h - FTI's application interface, implemented by libscr.
+ *
+ * An application written for FTI (the Fault Tolerance Interface) builds
+ * unchanged against SCR: "mpicc app.c -lscr" with this header.  FTI_Init
+ * reads FTI's configuration file and sets SCR up from it; FTI_Protect,
+ * FTI_Checkpoint and FTI_Recover use SCR's memory-protect API (scr_mem.h),
+ * so checkpoints get SCR's redundancy, flush, fetch, rebuild and scavenge.
+ * FTI's level 1 is SINGLE, 2 PARTNER, 3 Reed-Solomon, 4 level 1 flushed to
+ * the prefix (glbl_dir).  Return codes are FTI's; FTI_Checkpoint returns
+ * FTI_DONE when it took the checkpoint.  docs/fti.md has the details: the
+ * configuration keys honoured and ignored, and what differs from FTI.
+ */
+#ifndef SCR_FTI_H
+#define SCR_FTI_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* FTI's buffer size for names and paths */
+#define FTI_BUFS 256
+
+/* return codes */
+#define FTI_DONE 1    /* FTI_Checkpoint (and FTI_Snapshot) took a checkpoint */
+#define FTI_SCES 0    /* success */
+#define FTI_NSCS (-1) /* failure */
+#define FTI_NREC (-2) /* recovery failed */
+#define FTI_HEAD 2    /* FTI_Init in a head process (never with SCR: no heads) */
+
+/* checkpoint levels for FTI_Checkpoint */
+typedef enum {
+    FTI_L1 = 1,       /* node-local cache (SCR SINGLE) */
+    FTI_L2,           /* copy on a partner node (SCR PARTNER) */
+    FTI_L3,           /* Reed-Solomon across group_size nodes (SCR RS) */
+    FTI_L4,           /* the parallel file system (level 1, flushed) */
+    FTI_L1_DCP,       /* differential levels 1-3: FTI takes them as 1-3 */
+    FTI_L2_DCP,
+    FTI_L3_DCP,
+    FTI_L4_DCP,       /* level 4; differential when enable_dcp = 1 */
+    FTI_L4_H5_SINGLE, /* HDF5 single file: taken as level 4 */
+    FTI_MIN_LEVEL_ID = FTI_L1,
+    FTI_MAX_LEVEL_ID = FTI_L4_H5_SINGLE
+} FTIT_level;
+
+/* a data type handle */
+typedef int fti_id_t;
+#define FTIT_type fti_id_t
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* the application's communicator: a duplicate of FTI_Init's globalComm
+ * (SCR has no head processes), valid from FTI_Init to MPI_Finalize */
+extern MPI_Comm FTI_COMM_WORLD;
+
+/* predefined types: char, short, int, long, their unsigned forms, float,
+ * double, long double */
+extern fti_id_t FTI_CHAR;
+extern fti_id_t FTI_SHRT;
+extern fti_id_t FTI_INTG;
+extern fti_id_t FTI_LONG;
+extern fti_id_t FTI_UCHR;
+extern fti_id_t FTI_USHT;
+extern fti_id_t FTI_UINT;
+extern fti_id_t FTI_ULNG;
+extern fti_id_t FTI_SFLT;
+extern fti_id_t FTI_DBLE;
+extern fti_id_t FTI_LDBE;
+
+/* Read configFile, set SCR up and call SCR_Init (after MPI_Init).
+ * globalComm must hold every process of MPI_COMM_WORLD.  FTI_SCES, or
+ * FTI_NSCS with one line on stderr saying why. */
+int FTI_Init(const char *configFile, MPI_Comm globalComm);
+/* non-zero while a checkpoint of an earlier run waits for FTI_Recover */
+int FTI_Status(void);
+
+/* a type of size bytes, for FTI_Protect */
+int FTI_InitType(fti_id_t *type, int size);
+
+/* protect count elements of type at ptr under id (id again: move/resize) */
+int FTI_Protect(int id, void *ptr, int64_t count, fti_id_t tid);
+/* bytes variable id has in the checkpoint (collective while recovering) */
+int64_t FTI_GetStoredSize(int id);
+/* while recovering: realloc ptr to the size id has in the checkpoint and
+ * protect it there; returns the new pointer (ptr when it cannot) */
+void *FTI_Realloc(int id, void *ptr);
+
+/* write every protected variable as checkpoint id at level (FTIT_level);
+ * FTI_DONE, or FTI_NSCS */
+int FTI_Checkpoint(int id, int level);
+/* restore every protected variable: FTI_SCES, or FTI_NREC */
+int FTI_Recover(void);
+/* restore one variable, between FTI_RecoverVarInit and _Finalize */
+int FTI_RecoverVarInit(void);
+int FTI_RecoverVar(int id);
+int FTI_RecoverVarFinalize(void);
+/* call once per iteration: recovers on a restart, else checkpoints at the
+ * level whose interval (ckpt_l1..ckpt_l4 minutes) has come */
+int FTI_Snapshot(void);
+/* SCR_Finalize: the last checkpoint reaches glbl_dir if keep_last_ckpt */
+int FTI_Finalize(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,413 @@
+/* mem.c - the memory-protect API's write side: SCR_Protect, SCR_Unprotect
+ * and the checkpoint calls.
+ *
+ * A checkpoint is an ordinary SCR output: SCR_Start_output, one routed file
+ * per rank (MEM_FILE_FMT), SCR_Complete_output.  So the redundancy scheme,
+ * the flush, the fetch and the scavenge treat it as any other dataset, and
+ * a differential checkpoint, whose file holds only the changed chunks, costs
+ * them only the changed bytes.  A differential dataset records its base
+ * (DSETDESC BASE): the cache keeps a base while a newer dataset needs it,
+ * a flush writes the base first, a fetch brings the chain.
+ *
+ * Never in place: every checkpoint is a new file in a new dataset, and the
+ * layout and hashes of the last good one change only once the new one is
+ * complete, so a crash at any step leaves the previous checkpoint whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "api_util.h"
+#include "desc.h"
+#include "filemap.h"
+#include "log.h"
+#include "mem.h"
+#include "scr_mem.h"
+#include "units.h"
+
+#define MEM_PIECE (1 << 20) /* bytes hashed then written at a time */
+
+struct mem_state *mem_get(scr_ctx_t *ctx)
+{
+    if (!ctx->mem) {
+        ctx->mem = calloc(1, sizeof(*ctx->mem));
+        if (ctx->mem) {
+            ctx->mem->prev_id = -1;
+            ctx->mem->w.fd = -1;
+        }
+    }
+    return ctx->mem;
+}
+
+static void writer_reset(mem_writer_t *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    ftiff_layout_free(&w->work);
+    free(w->added);
+    memset(w, 0, sizeof(*w));
+    w->fd = -1;
+}
+
+void mem_free(scr_ctx_t *ctx)
+{
+    if (!ctx->mem)
+        return;
+    writer_reset(&ctx->mem->w);
+    ftiff_layout_free(&ctx->mem->layout);
+    free(ctx->mem->vars);
+    free(ctx->mem);
+    ctx->mem = NULL;
+}
+
+static int var_find(const struct mem_state *m, int id)
+{
+    for (int i = 0; i < m->nvars; i++)
+        if (m->vars[i].id == id)
+            return i;
+    return -1;
+}
+
+int SCR_Protect(int id, void *ptr, int64_t count, size_t elem_size)
+{
+    struct mem_state *m = mem_get(scr_ctx());
+    if (!m || id < 0 || count < 0 || elem_size == 0 || (!ptr && count > 0) ||
+        (uint64_t)count > (uint64_t)INT64_MAX / elem_size) {
+        log_err("SCR_Protect: variable %d: %s", id,
+                !m                ? "out of memory"
+                : id < 0          ? "the id must be >= 0"
+                : !ptr && count   ? "NULL buffer"
+                : elem_size == 0 ? "element size 0"
+                                  : "bad count");
+        return SCR_FAILURE;
+    }
+    if (m->w.open) {
+        log_err("SCR_Protect: variable %d: inside SCR_Checkpoint_begin", id);
+        return SCR_FAILURE;
+    }
+    int i = var_find(m, id);
+    if (i < 0) {
+        mem_var_t *v = realloc(m->vars, sizeof(*v) * ((size_t)m->nvars + 1));
+        if (!v)
+            return log_err("SCR_Protect: out of memory"), SCR_FAILURE;
+        m->vars = v;
+        i = m->nvars++;
+    }
+    m->vars[i] = (mem_var_t){id, ptr, (int64_t)count * (int64_t)elem_size};
+    return SCR_SUCCESS;
+}
+
+int SCR_Unprotect(int id)
+{
+    struct mem_state *m = mem_get(scr_ctx());
+    int i = m ? var_find(m, id) : -1;
+    if (i < 0 || m->w.open) {
+        log_err("SCR_Unprotect: variable %d %s", id,
+                i < 0 ? "is not protected" : "is in an open SCR_Checkpoint_begin");
+        return SCR_FAILURE;
+    }
+    memmove(&m->vars[i], &m->vars[i + 1], sizeof(mem_var_t) * (size_t)(m->nvars - i - 1));
+    m->nvars--;
+    return SCR_SUCCESS;
+}
+
+uint64_t mem_app_tag(scr_ctx_t *ctx)
+{
+    const char *tag = config_get(ctx->cfg, "SCR_MEM_TAG", NULL);
+    char exe[SCR_PATH_MAX] = "";
+    if (!tag) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        tag = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    }
+    return XXH3_64bits(tag, strlen(tag));
+}
+
+/* may this checkpoint be differential: SCR_DCP, a good previous one still
+ * in cache everywhere, and the chain shorter than SCR_DCP_FULL_EVERY */
+static int ckpt_diff(scr_ctx_t *ctx, struct mem_state *m)
+{
+    int every = config_get_int(ctx->cfg, "SCR_DCP_FULL_EVERY", 10);
+    int mine = config_get_int(ctx->cfg, "SCR_DCP", 0) && m->prev_id >= 0 &&
+               m->prev_seq + 1 < every && m->layout.nblocks > 0;
+    if (mine) {
+        int complete = 0;
+        kvtree_util_get_int(filemap_get_desc(ctx->filemap, m->prev_id, "DSETDESC"),
+                            "COMPLETE", &complete);
+        mine = complete;
+    }
+    int all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
+    return all;
+}
+
+static int write_all(int fd, const void *buf, int64_t n, int64_t off)
+{
+    const char *p = buf;
+    while (n > 0) {
+        size_t piece = n > (1 << 30) ? (size_t)1 << 30 : (size_t)n;
+        ssize_t got = pwrite(fd, p, piece, (off_t)off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        p += got;
+        off += got;
+        n -= got;
+    }
+    return 0;
+}
+
+/* the file is ours to write: routed, opened, the layout fitted */
+static int writer_open(scr_ctx_t *ctx, struct mem_state *m, int diff, scr_error_t *err)
+{
+    mem_writer_t *w = &m->w;
+    char name[SCR_PATH_MAX * 2], file[SCR_MAX_FILENAME];
+    snprintf(name, sizeof(name), "%s/" MEM_FILE_FMT, ctx->prefix, ctx->rank);
+    if (SCR_Route_file(name, file) != SCR_SUCCESS)
+        return errprintf(err, "cannot route %s", name);
+    snprintf(w->path, sizeof(w->path), "%s", file);
+    if (ftiff_layout_copy(&m->layout, &w->work) < 0)
+        return errprintf(err, "out of memory");
+    ftiff_var_t *v = calloc((size_t)m->nvars + 1, sizeof(*v));
+    w->added = calloc((size_t)m->nvars + 1, sizeof(int));
+    for (int i = 0; v && i < m->nvars; i++)
+        v[i] = (ftiff_var_t){m->vars[i].id, m->vars[i].size};
+    int64_t block = config_get_int(ctx->cfg, "SCR_DCP", 0)
+                        ? config_get_bytes(ctx->cfg, "SCR_DCP_BLOCK", 65536)
+                        : 0;
+    int rc = !v || !w->added ? errprintf(err, "out of memory")
+                             : ftiff_layout_update(&w->work, v, m->nvars, block, err);
+    free(v);
+    if (rc < 0)
+        return -1;
+    w->meta = (ftiff_meta_t){.rank = ctx->rank, .ranks = ctx->ranks, .base = -1,
+                             .app_tag = mem_app_tag(ctx)};
+    if (diff) {
+        w->meta.flags = FTIFF_FLAG_DIFF;
+        w->meta.base = m->prev_id;
+        w->meta.seq = m->prev_seq + 1;
+    }
+    ftiff_layout_place(&w->work, &w->meta);
+    w->data_end = FTIFF_FB_SIZE + ftiff_layout_meta_size(&w->work);
+    w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (w->fd < 0)
+        return errprintf(err, "%s: %s", w->path, strerror(errno));
+    w->ok = 1;
+    w->open = 1;
+    return 0;
+}
+
+/* a full file: hash while writing each chunk into its container */
+static int chunk_write_full(mem_writer_t *w, const char *src, ftiff_chunk_t *c)
+{
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_128bits_reset(st);
+    int rc = 0;
+    for (int64_t off = 0; off < c->chunksize && rc == 0; off += MEM_PIECE) {
+        int64_t n = c->chunksize - off < MEM_PIECE ? c->chunksize - off : MEM_PIECE;
+        XXH3_128bits_update(st, src + off, (size_t)n);
+        rc = write_all(w->fd, src + off, n, c->fptr + off);
+    }
+    XXH128_canonical_t h;
+    XXH128_canonicalFromHash(&h, XXH3_128bits_digest(st));
+    XXH3_freeState(st);
+    memcpy(c->hash.b, h.digest, 16);
+    return rc;
+}
+
+/* a differential file: an unchanged chunk stays in the base */
+static int chunk_write_diff(mem_writer_t *w, const char *src, ftiff_chunk_t *c)
+{
+    ftiff_hash_t h;
+    ftiff_hash(src, (size_t)c->chunksize, &h);
+    int same = memcmp(&h, &c->hash, sizeof(h)) == 0;
+    c->hash = h;
+    c->hascontent = !same;
+    c->fptr = same ? 0 : w->data_end;
+    if (same)
+        return 0;
+    w->data_end += c->chunksize;
+    return write_all(w->fd, src, c->chunksize, c->fptr);
+}
+
+/* write variable i's chunks */
+static int writer_add(struct mem_state *m, int i, scr_error_t *err)
+{
+    mem_writer_t *w = &m->w;
+    int diff = (w->meta.flags & FTIFF_FLAG_DIFF) != 0;
+    const mem_var_t *v = &m->vars[i];
+    for (int b = 0; b < w->work.nblocks; b++)
+        for (int k = 0; k < w->work.blocks[b].numvars; k++) {
+            ftiff_chunk_t *c = &w->work.blocks[b].vars[k];
+            if (c->id != v->id || c->chunksize == 0)
+                continue;
+            const char *src = (const char *)v->ptr + c->dptr;
+            int rc = diff ? chunk_write_diff(w, src, c) : chunk_write_full(w, src, c);
+            if (rc < 0) {
+                w->ok = 0;
+                return errprintf(err, "%s: write: %s", w->path, strerror(errno));
+            }
+        }
+    w->added[i] = 1;
+    return 0;
+}
+
+/* the metadata and the file block go last: a file cut short by a crash
+ * has no valid FB and is never mistaken for a checkpoint */
+static int writer_seal(scr_ctx_t *ctx, mem_writer_t *w, scr_error_t *err)
+{
+    if (w->meta.flags & FTIFF_FLAG_DIFF) {
+        w->meta.fs = w->data_end;
+        w->meta.ckpt_size = w->data_end - FTIFF_FB_SIZE - ftiff_layout_meta_size(&w->work);
+    }
+    MPI_Allreduce(&w->meta.fs, &w->meta.max_fs, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    w->meta.timestamp = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    ftiff_layout_checksum(&w->work, &w->meta);
+    int64_t off = FTIFF_FB_SIZE;
+    for (int b = 0; b < w->work.nblocks && w->ok; b++) {
+        const ftiff_block_t *bl = &w->work.blocks[b];
+        size_t n = FTIFF_BMD_SIZE + (size_t)bl->numvars * FTIFF_VMD_SIZE;
+        uint8_t *buf = malloc(n);
+        if (!buf)
+            return w->ok = 0, errprintf(err, "out of memory");
+        ftiff_block_encode(bl, buf);
+        w->ok = write_all(w->fd, buf, (int64_t)n, off) == 0;
+        free(buf);
+        off += bl->dbsize;
+    }
+    uint8_t fb[FTIFF_FB_SIZE];
+    ftiff_meta_encode(&w->meta, fb);
+    if (w->ok)
+        w->ok = write_all(w->fd, fb, FTIFF_FB_SIZE, 0) == 0 &&
+                ftruncate(w->fd, (off_t)w->meta.fs) == 0;
+    if (!w->ok)
+        errprintf(err, "%s: write: %s", w->path, strerror(errno));
+    if (close(w->fd) < 0 && w->ok)
+        w->ok = errprintf(err, "%s: close: %s", w->path, strerror(errno)) == 0;
+    w->fd = -1;
+    return w->ok ? 0 : -1;
+}
+
+/* the dataset says what it is and what it builds on */
+static void dset_mark(scr_ctx_t *ctx, const mem_writer_t *w)
+{
+    kvtree_t *d = filemap_get_desc(ctx->filemap, ctx->out.id, "DSETDESC");
+    kvtree_util_set_int(d, "MEM", 1);
+    if (w->meta.base >= 0)
+        kvtree_util_set_int(d, "BASE", (int)w->meta.base);
+    filemap_write(ctx->filemap_path, ctx->filemap, NULL);
+}
+
+static int ckpt_begin(const char *fn, const char *name, const mem_opts_t *o)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    struct mem_state *m = mem_get(ctx);
+    if (!scr_check_init(ctx, fn))
+        return SCR_FAILURE;
+    if (!m || m->w.open) {
+        log_err("%s: %s", fn, m ? "a checkpoint is already open" : "out of memory");
+        return SCR_FAILURE;
+    }
+    if (o && o->rd_index >= 0 && !desc_by_index(ctx, o->rd_index)) {
+        log_err("%s: no enabled redundancy descriptor CKPT=%d", fn, o->rd_index);
+        return SCR_FAILURE;
+    }
+    int diff = ckpt_diff(ctx, m);
+    ctx->out_rd_force = o && o->rd_index >= 0 ? o->rd_index + 1 : 0;
+    int rc = SCR_Start_output(name, SCR_FLAG_CHECKPOINT);
+    ctx->out_rd_force = 0;
+    if (rc != SCR_SUCCESS)
+        return SCR_FAILURE;
+    scr_error_t err = {""};
+    int ok = writer_open(ctx, m, diff, &err) == 0;
+    if (ok)
+        dset_mark(ctx, &m->w);
+    if (!scr_agree(ctx, ok, fn, &err)) {
+        writer_reset(&m->w);
+        SCR_Complete_output(0);
+        return SCR_FAILURE;
+    }
+    m->w.open = 1;
+    ctx->out_flush_force = o && o->flush;
+    return SCR_SUCCESS;
+}
+
+int SCR_Checkpoint_begin(const char *name)
+{
+    return ckpt_begin("SCR_Checkpoint_begin", name, NULL);
+}
+
+int SCR_Checkpoint_add(int id)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    struct mem_state *m = ctx->mem;
+    int i = m ? var_find(m, id) : -1;
+    if (!m || !m->w.open || i < 0) {
+        log_err("SCR_Checkpoint_add: variable %d: %s", id,
+                !m || !m->w.open ? "no SCR_Checkpoint_begin" : "not protected");
+        return SCR_FAILURE;
+    }
+    scr_error_t err;
+    if (m->w.added[i])
+        return SCR_SUCCESS;
+    if (writer_add(m, i, &err) < 0) {
+        log_err("SCR_Checkpoint_add: %s", err.text);
+        return SCR_FAILURE;
+    }
+    return SCR_SUCCESS;
+}
+
+/* the checkpoint is good: it is what the next one starts from */
+static void ckpt_commit(struct mem_state *m, int id)
+{
+    ftiff_layout_free(&m->layout);
+    m->layout = m->w.work;
+    memset(&m->w.work, 0, sizeof(m->w.work));
+    m->prev_seq = (int)m->w.meta.seq;
+    m->prev_id = id;
+}
+
+int SCR_Checkpoint_end(void)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    struct mem_state *m = ctx->mem;
+    if (!m || !m->w.open) {
+        log_err("SCR_Checkpoint_end: no SCR_Checkpoint_begin");
+        return SCR_FAILURE;
+    }
+    scr_error_t err = {""};
+    for (int i = 0; i < m->nvars && m->w.ok; i++)
+        if (!m->w.added[i] && writer_add(m, i, &err) < 0)
+            log_err("SCR_Checkpoint_end: %s", err.text);
+    if (writer_seal(ctx, &m->w, &err) < 0)
+        log_err("SCR_Checkpoint_end: %s", err.text);
+    int id = ctx->out.id;
+    int rc = SCR_Complete_output(m->w.ok);
+    ctx->out_flush_force = 0;
+    if (rc == SCR_SUCCESS)
+        ckpt_commit(m, id);
+    writer_reset(&m->w);
+    return rc;
+}
+
+int mem_checkpoint(const char *name, const mem_opts_t *o)
+{
+    const char *fn = "SCR_Checkpoint";
+    if (ckpt_begin(fn, name, o) != SCR_SUCCESS)
+        return SCR_FAILURE;
+    return SCR_Checkpoint_end();
+}
+
+int SCR_Checkpoint(const char *name)
+{
+    return mem_checkpoint(name, NULL);
+}

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# test-fti.sh HEAT_FTI: an FTI application (examples/heat_fti.c, fti.h) on
+# SCR, 8 ranks on simulated node1-4 (node5 spare).  A reference run
+# without checkpoints prints "step N sum S" for every step; then for each
+# FTI level a run checkpoints every 3 steps and crashes after step 11:
+#  level 1 (SINGLE)   every process dies; the rerun on the same nodes
+#  level 2 (PARTNER)  node3 dies and its storage is wiped; the rerun on the
+#  level 3 (RS)       survivors and the spare rebuilds it
+#  level 4 (flushed)  every node's storage is wiped; the rerun fetches the
+#                     checkpoint from the prefix (glbl_dir)
+# and the rerun must take the FTI_Status() != 0 path, recover at step 9 and
+# print from there exactly the reference's lines.  Also: FTI's config file
+# (an unknown key warned with file:line, a bad value one line and
+# FTI_Init failing), keep_last_ckpt (0: the next run starts fresh, 1: the
+# next job recovers from the prefix), FTI levels SCR maps or refuses, and
+# FTI_Snapshot at its minute intervals (fast_forward = 10: every ~6 s).
+source "$(dirname "$0")/lib.sh"
+heat=$(readlink -f "$1")
+out=$(mktemp -d)
+trap 'sim_cleanup; rm -rf "$out"' EXIT
+ALL=node1:2,node2:2,node3:2,node4:2
+SURV=node1:2,node2:2,node4:2,node5:2
+
+# conf FILE [KEY=VALUE ...]: an FTI configuration in the prefix; the pairs
+# replace [basic] defaults or are added to it
+conf() {
+	local f=$1 kv
+	shift
+	local -A set=()
+	for kv in "$@"; do set[${kv%%=*}]=${kv#*=}; done
+	local basic=(head=0 node_size=2 ckpt_dir=/dev/shm "glbl_dir=$pfs" meta_dir=/tmp/fti-meta
+		ckpt_l1=3 ckpt_l2=5 ckpt_l3=7 ckpt_l4=11 keep_last_ckpt=0 group_size=4 verbosity=2)
+	{
+		echo "; FTI configuration for test-fti.sh"
+		echo "[basic]"
+		for kv in "${basic[@]}"; do
+			[ -n "${set[${kv%%=*}]+x}" ] || echo "${kv%%=*} = ${kv#*=}"
+		done
+		for kv in "$@"; do echo "${kv%%=*} = ${kv#*=}"; done
+		echo "[restart]"
+		echo "failure = 0"
+		echo "exec_id = 2024-01-01_00-00-00"
+		echo "[advanced]"
+		echo "block_size = 1024"
+		echo "transfer_size = 16"
+		echo "general_tag = 2612"
+		echo "local_test = 0"
+	} >"$pfs/$f"
+}
+
+steps() { # steps OUT FROM TO: the "step N sum S" lines for N in FROM..TO
+	grep -E '^step [0-9]+ sum ' "$1" | awk -v f="$2" -v t="$3" '$2 >= f && $2 <= t'
+}
+
+same_steps() { # same_steps OUT FROM TO: those lines are the reference's
+	local got want
+	got=$(steps "$1" "$2" "$3")
+	want=$(steps "$out/ref" "$2" "$3")
+	if [ "$(printf '%s\n' "$got" | grep -c .)" -ne $(($3 - $2 + 1)) ] || [ "$got" != "$want" ]; then
+		echo "--- steps $2..$3 of $1 differ from the reference:"
+		diff <(echo "$want") <(echo "$got") | head -10 | sed 's/^/    /'
+		return 1
+	fi
+}
+
+lines() { # lines FILE PATTERN COUNT: COUNT lines match
+	local n
+	n=$(grep -cE -- "$2" "$1")
+	[ "$n" -eq "$3" ] || { echo "--- $1: $n lines match /$2/, want $3"; return 1; }
+}
+
+# ---- the reference: no checkpoints at all ----
+sim_setup 5
+conf ref.fti
+SIM_JOB_ID=100 check "reference run, no checkpoints" \
+	sim_run "$out/ref" "$ALL" "$heat" "$pfs/ref.fti" 80 1 0
+check "reference: 80 steps" test "$(steps "$out/ref" 1 80 | wc -l)" -eq 80
+check "reference: nothing to recover" has "$out/ref" "FTI_Init: .*no checkpoint to recover"
+check "reference: 8 ranks on 4 nodes" has "$out/ref" "8 ranks on 4 nodes"
+
+# ---- each level: checkpoints at steps 3, 6, 9, a crash after step 11 ----
+scheme=(- SINGLE PARTNER RS SINGLE)
+for level in 1 2 3 4; do
+	sim_setup 5
+	conf fti.fti
+	export SIM_JOB_ID=$((110 + level))
+	sim_run "$out/l$level.1" "$ALL" "$heat" "$pfs/fti.fti" 20 $level 3 --die-at 11
+	rc=$?
+	check "L$level: the run died after step 11 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+	check "L$level: checkpoint 3 at step 9 taken" has "$out/l$level.1" "checkpoint 3 at step 9, level $level"
+	check "L$level: FTI_Checkpoint gave FTI_DONE, written as ${scheme[$level]}" \
+		has "$out/l$level.1" "dataset 3 \(ckpt3\): .* ${scheme[$level]}"
+	check "L$level: steps 1-11 as the reference" same_steps "$out/l$level.1" 1 11
+	hosts=$ALL
+	case $level in
+	1) ;;
+	2 | 3)
+		"$simnode" kill "$sim_dir" node3
+		"$simnode" wipe "$sim_dir" node3
+		hosts=$SURV
+		;;
+	4) for n in node1 node2 node3 node4; do "$simnode" wipe "$sim_dir" $n; done ;;
+	esac
+	check "L$level: the rerun finishes" \
+		sim_run "$out/l$level.2" "$hosts" "$heat" "$pfs/fti.fti" 20 $level 3
+	check "L$level: FTI_Status() != 0 and FTI_Recover at step 9" \
+		has "$out/l$level.2" "^recovered at step 9$"
+	check "L$level: steps 10-20 exactly as the reference" same_steps "$out/l$level.2" 10 20
+	check "L$level: no step before 10 recomputed" test -z "$(steps "$out/l$level.2" 1 9)"
+	case $level in
+	1) check "L1: restarted from cache" has "$out/l1.2" "dataset 3 \(ckpt3\) ready, 0 ranks rebuilt" ;;
+	2 | 3) check "L$level: node3's two ranks rebuilt from ${scheme[$level]}" \
+		has "$out/l$level.2" "dataset 3 \(ckpt3\) ready, 2 ranks rebuilt" ;;
+	4) check "L4: fetched from the prefix" has "$out/l4.2" "restart from the prefix: dataset 3 fetched" ;;
+	esac
+	check "L$level: keep_last_ckpt = 0: FTI_Finalize deleted the checkpoints" \
+		has "$out/l$level.2" "FTI_Finalize: .* deleted"
+done
+unset SIM_JOB_ID
+
+# ---- the configuration file ----
+sim_setup 5
+conf warn.fti wibble=3
+printf '[Mystery]\nx = 1\n' >>"$pfs/warn.fti"
+wline=$(grep -n '^wibble' "$pfs/warn.fti" | cut -d: -f1)
+mline=$(grep -n '^\[Mystery\]' "$pfs/warn.fti" | cut -d: -f1)
+SIM_JOB_ID=200 check "config: unknown key and section: the run goes on" \
+	sim_run "$out/warn" "$ALL" "$heat" "$pfs/warn.fti" 3 1 0
+check "config: the unknown key is warned once, with file:line" \
+	lines "$out/warn" "FTI_Init: $pfs/warn.fti:$wline: unknown key 'wibble' in \[basic\]; ignored" 1
+check "config: the unknown section too" \
+	has "$out/warn" "FTI_Init: $pfs/warn.fti:$mline: unknown section \[mystery\]"
+check "config: keys SCR ignores are not warned about" hasnt "$out/warn" "meta_dir|exec_id|general_tag"
+
+conf bad.fti verbosity=9
+bline=$(grep -n '^verbosity = 9' "$pfs/bad.fti" | cut -d: -f1)
+SIM_JOB_ID=201 sim_run "$out/bad" "$ALL" "$heat" "$pfs/bad.fti" 3 1 0
+rc=$?
+check "config: a bad value fails the run (status $rc)" test $rc -ne 0 -a $rc -ne 124
+check "config: one line names file:line, key and value" \
+	lines "$out/bad" "FTI_Init: $pfs/bad.fti:$bline: \[basic\] verbosity = '9': must be from 1 to 3" 1
+check "config: that is the only line about it" lines "$out/bad" "verbosity" 1
+check "config: FTI_Init returned FTI_NSCS" has "$out/bad" "heat_fti: FTI_Init failed"
+printf '[basic]\nckpt_l1 three\n' >"$pfs/syntax.fti"
+SIM_JOB_ID=202 sim_run "$out/syntax" "$ALL" "$heat" "$pfs/syntax.fti" 3 1 0
+check "config: a syntax error is one line with file:line" \
+	lines "$out/syntax" "FTI_Init: $pfs/syntax.fti:2: expected 'key = value'" 1
+SIM_JOB_ID=203 sim_run "$out/nofile" "$ALL" "$heat" "$pfs/none.fti" 3 1 0
+check "config: a missing file is one line" \
+	lines "$out/nofile" "FTI_Init: $pfs/none.fti: No such file or directory" 1
+
+# ---- levels FTI has and SCR maps, and a level FTI refuses ----
+SIM_JOB_ID=220 check "level 6 (differential L2) runs as level 2" \
+	sim_run "$out/l6" "$ALL" "$heat" "$pfs/warn.fti" 3 6 3
+check "level 6: warned, as FTI does" has "$out/l6" "level 6 taken as level 2"
+check "level 6: written as PARTNER" has "$out/l6" "dataset 1 \(ckpt1\): .* PARTNER"
+SIM_JOB_ID=221 check "level 8 (differential L4) runs as level 4" \
+	sim_run "$out/l8" "$ALL" "$heat" "$pfs/warn.fti" 3 8 3
+check "level 8: checkpoint 1 taken as L4" has "$out/l8" "checkpoint 1 \(L4\) taken"
+SIM_JOB_ID=222 sim_run "$out/l10" "$ALL" "$heat" "$pfs/warn.fti" 3 10 3
+check "level 10: FTI_Checkpoint returns FTI_NSCS" has "$out/l10" "FTI_Checkpoint returned -1"
+check "level 10: and says why" has "$out/l10" "level 10 is not an FTI level"
+
+# ---- keep_last_ckpt (the prefix is empty: every run above cleaned up) ----
+SIM_JOB_ID=210 check "keep_last_ckpt = 0: a run checkpointing at level 4 finishes" \
+	sim_run "$out/keep1" "$ALL" "$heat" "$pfs/warn.fti" 4 4 2
+SIM_JOB_ID=210 check "keep_last_ckpt = 0: a rerun in the same job..." \
+	sim_run "$out/keep2" "$ALL" "$heat" "$pfs/warn.fti" 2 1 0
+check "keep_last_ckpt = 0: ...starts afresh, as with FTI" has "$out/keep2" "no checkpoint to recover"
+check "keep_last_ckpt = 0: the prefix keeps no checkpoint" \
+	test -z "$(ls -d "$pfs"/scr.dataset.* 2>/dev/null)"
+conf keep.fti keep_last_ckpt=1
+SIM_JOB_ID=211 check "keep_last_ckpt = 1: a run checkpointing at level 1 finishes" \
+	sim_run "$out/keep3" "$ALL" "$heat" "$pfs/keep.fti" 6 1 2
+check "keep_last_ckpt = 1: its last checkpoint went to the prefix" \
+	test -n "$(ls -d "$pfs"/scr.dataset.* 2>/dev/null)"
+SIM_JOB_ID=212 check "keep_last_ckpt = 1: the next job recovers from it" \
+	sim_run "$out/keep4" "$ALL" "$heat" "$pfs/keep.fti" 8 1 2
+check "keep_last_ckpt = 1: at step 6" has "$out/keep4" "^recovered at step 6$"
+check "keep_last_ckpt = 1: steps 7-8 as the reference" same_steps "$out/keep4" 7 8
+
+# ---- FTI_Snapshot: L1 every minute, a minute being 6 s (fast_forward) ----
+sim_setup 5
+conf snap.fti ckpt_l2=0 ckpt_l3=0 ckpt_l4=0 ckpt_l1=1
+sed -i 's/^local_test = 0$/fast_forward = 10/' "$pfs/snap.fti"
+export SIM_JOB_ID=230
+sim_run "$out/snap1" "$ALL" "$heat" "$pfs/snap.fti" 80 0 0 --sleep-ms 100 --die-at 75
+rc=$?
+check "snapshot: the run died after step 75 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+check "snapshot: FTI_Snapshot checkpointed on its own" has "$out/snap1" "^snapshot checkpoint at step [0-9]+$"
+at=$(grep -E '^snapshot checkpoint at step' "$out/snap1" | tail -1 | awk '{print $NF}')
+check "snapshot: the rerun finishes" sim_run "$out/snap2" "$ALL" "$heat" "$pfs/snap.fti" 80 0 0
+check "snapshot: its first FTI_Snapshot recovered at step $at" has "$out/snap2" "^recovered at step ${at:-x}$"
+check "snapshot: steps after $at as the reference" same_steps "$out/snap2" $((${at:-0} + 1)) 80
+unset SIM_JOB_ID
+finish

@@ -3,6 +3,9 @@
 ! Same calls as scr.h, in the style of the SCR v3 Fortran interface: each
 ! subroutine ends with an IERROR argument set to SCR_SUCCESS or SCR_FAILURE.
 ! Strings are Fortran character variables; names are trimmed before use.
+! The memory-protect API (scr_mem.h) takes a buffer as TYPE(C_PTR), e.g.
+!   call SCR_PROTECT(1, c_loc(u), size(u, kind=8), 8_8, ierr)
+! for a TARGET array u of 8-byte reals.
 module scr
   use, intrinsic :: iso_c_binding
   implicit none
@@ -83,6 +86,44 @@ module scr
     end function
     type(c_ptr) function c_scr_get_version() bind(C, name="SCR_Get_version")
       import :: c_ptr
+    end function
+    integer(c_int) function c_scr_protect(id, ptr, count, elem) bind(C, name="SCR_Protect")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      integer(c_int), value :: id
+      type(c_ptr), value :: ptr
+      integer(c_int64_t), value :: count
+      integer(c_size_t), value :: elem
+    end function
+    integer(c_int) function c_scr_unprotect(id) bind(C, name="SCR_Unprotect")
+      import :: c_int
+      integer(c_int), value :: id
+    end function
+    integer(c_int) function c_scr_checkpoint(name) bind(C, name="SCR_Checkpoint")
+      import :: c_int, c_char
+      character(kind=c_char), dimension(*), intent(in) :: name
+    end function
+    integer(c_int) function c_scr_checkpoint_begin(name) bind(C, name="SCR_Checkpoint_begin")
+      import :: c_int, c_char
+      character(kind=c_char), dimension(*), intent(in) :: name
+    end function
+    integer(c_int) function c_scr_checkpoint_add(id) bind(C, name="SCR_Checkpoint_add")
+      import :: c_int
+      integer(c_int), value :: id
+    end function
+    integer(c_int) function c_scr_checkpoint_end() bind(C, name="SCR_Checkpoint_end")
+      import :: c_int
+    end function
+    integer(c_int) function c_scr_recover() bind(C, name="SCR_Recover")
+      import :: c_int
+    end function
+    integer(c_int) function c_scr_recover_var(id) bind(C, name="SCR_Recover_var")
+      import :: c_int
+      integer(c_int), value :: id
+    end function
+    integer(c_int) function c_scr_stored_size(id, bytes) bind(C, name="SCR_Stored_size")
+      import :: c_int, c_int64_t
+      integer(c_int), value :: id
+      integer(c_int64_t), intent(out) :: bytes
     end function
     subroutine c_free(p) bind(C, name="free")
       import :: c_ptr
@@ -252,6 +293,62 @@ contains
     integer, intent(out) :: ierror
     call f_ptr_str(c_scr_get_version(), version)
     ierror = SCR_SUCCESS
+  end subroutine
+
+  ! the memory-protect API (scr_mem.h)
+  subroutine SCR_PROTECT(id, ptr, count, elem_size, ierror)
+    integer, intent(in) :: id
+    type(c_ptr), intent(in) :: ptr
+    integer(c_int64_t), intent(in) :: count, elem_size
+    integer, intent(out) :: ierror
+    ierror = c_scr_protect(int(id, c_int), ptr, count, int(elem_size, c_size_t))
+  end subroutine
+
+  subroutine SCR_UNPROTECT(id, ierror)
+    integer, intent(in) :: id
+    integer, intent(out) :: ierror
+    ierror = c_scr_unprotect(int(id, c_int))
+  end subroutine
+
+  subroutine SCR_CHECKPOINT(name, ierror)
+    character(len=*), intent(in) :: name
+    integer, intent(out) :: ierror
+    ierror = c_scr_checkpoint(c_str(name))
+  end subroutine
+
+  subroutine SCR_CHECKPOINT_BEGIN(name, ierror)
+    character(len=*), intent(in) :: name
+    integer, intent(out) :: ierror
+    ierror = c_scr_checkpoint_begin(c_str(name))
+  end subroutine
+
+  subroutine SCR_CHECKPOINT_ADD(id, ierror)
+    integer, intent(in) :: id
+    integer, intent(out) :: ierror
+    ierror = c_scr_checkpoint_add(int(id, c_int))
+  end subroutine
+
+  subroutine SCR_CHECKPOINT_END(ierror)
+    integer, intent(out) :: ierror
+    ierror = c_scr_checkpoint_end()
+  end subroutine
+
+  subroutine SCR_RECOVER(ierror)
+    integer, intent(out) :: ierror
+    ierror = c_scr_recover()
+  end subroutine
+
+  subroutine SCR_RECOVER_VAR(id, ierror)
+    integer, intent(in) :: id
+    integer, intent(out) :: ierror
+    ierror = c_scr_recover_var(int(id, c_int))
+  end subroutine
+
+  subroutine SCR_STORED_SIZE(id, bytes, ierror)
+    integer, intent(in) :: id
+    integer(c_int64_t), intent(out) :: bytes
+    integer, intent(out) :: ierror
+    ierror = c_scr_stored_size(int(id, c_int), bytes)
   end subroutine
 
 end module scr

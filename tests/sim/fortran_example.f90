@@ -1,14 +1,19 @@
 ! fortran_example.f90 - the Fortran binding end to end: configure, write a
 ! checkpoint through SCR_ROUTE_FILE, and on the second run restart from it
-! and check the data.  Prints "fortran: ok" on rank 0 when all is well.
+! and check the data; the same for a memory checkpoint (SCR_PROTECT,
+! SCR_CHECKPOINT, SCR_RECOVER).  Prints "fortran: ok" on rank 0 when all is
+! well.
 program fortran_example
   use mpi
   use scr
+  use, intrinsic :: iso_c_binding
   implicit none
   integer :: ierr, rank, flag, valid, ios
   character(len=SCR_MAX_FILENAME) :: path, name, val
   character(len=64) :: fname
   integer :: data(100), i
+  real(c_double), target :: mem(1000)
+  integer(c_int64_t) :: stored
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -19,7 +24,23 @@ program fortran_example
   if (ierr /= SCR_SUCCESS) call fail("SCR_INIT")
   write (fname, '(a,i0,a)') 'fdata_', rank, '.bin'
 
+  call SCR_PROTECT(7, c_loc(mem), size(mem, kind=c_int64_t), 8_c_int64_t, ierr)
+  if (ierr /= SCR_SUCCESS) call fail("SCR_PROTECT")
   call SCR_HAVE_RESTART(flag, name, ierr)
+  if (flag == 1 .and. trim(name) == "fmem.2") then
+    call SCR_STORED_SIZE(7, stored, ierr)
+    if (stored /= 8000) call fail("SCR_STORED_SIZE")
+    mem = 0
+    call SCR_RECOVER(ierr)
+    if (ierr /= SCR_SUCCESS) call fail("SCR_RECOVER")
+    do i = 1, 1000
+      if (abs(mem(i) - (rank + i * 0.5d0)) > 0.0d0) call fail("recovered memory differs")
+    end do
+    if (rank == 0) print '(a)', 'fortran: recovered fmem.2'
+    call SCR_CURRENT("fckpt.1", ierr)
+    if (ierr /= SCR_SUCCESS) call fail("SCR_CURRENT fckpt.1")
+    call SCR_HAVE_RESTART(flag, name, ierr)
+  end if
   if (flag == 1) then
     call SCR_START_RESTART(name, ierr)
     call SCR_ROUTE_FILE(fname, path, ierr)
@@ -48,6 +69,11 @@ program fortran_example
     call SCR_COMPLETE_OUTPUT(1, ierr)
     if (ierr /= SCR_SUCCESS) call fail("SCR_COMPLETE_OUTPUT")
     if (rank == 0) print '(a)', 'fortran: wrote fckpt.1'
+    do i = 1, 1000
+      mem(i) = rank + i * 0.5d0
+    end do
+    call SCR_CHECKPOINT("fmem.2", ierr)
+    if (ierr /= SCR_SUCCESS) call fail("SCR_CHECKPOINT")
   end if
   call SCR_FINALIZE(ierr)
   if (rank == 0) print '(a)', 'fortran: ok'

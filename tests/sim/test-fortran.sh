@@ -10,6 +10,7 @@ sim_setup 2
 check "Fortran: checkpoint written" sim_run "$out/1" node1:2,node2:2 "$prog"
 check "Fortran: wrote fckpt.1" has "$out/1" "fortran: wrote fckpt.1"
 check "Fortran: restart run" sim_run "$out/2" node1:2,node2:2 "$prog"
+check "Fortran: memory recovered and verified" has "$out/2" "fortran: recovered fmem.2"
 check "Fortran: restarted and verified" has "$out/2" "fortran: restarted from fckpt.1"
 check "Fortran: clean finish" has "$out/2" "fortran: ok"
 finish

@@ -466,12 +466,12 @@ int SCR_Finalize(void)
         evlog_close(ctx);
         MPI_Barrier(ctx->comm);
         desc_free(ctx);
-        mem_free(ctx);
         kvtree_delete(&ctx->halt);
         topo_free(&ctx->topo);
         kvtree_delete(&ctx->filemap);
         MPI_Comm_free(&ctx->comm);
     }
+    mem_free(ctx);
     free(ctx->failed);
     ctx->failed = NULL;
     config_delete(&ctx->cfg);

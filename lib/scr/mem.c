@@ -313,6 +313,8 @@ static int ckpt_begin(const char *fn, const char *name, const mem_opts_t *o)
     struct mem_state *m = mem_get(ctx);
     if (!scr_check_init(ctx, fn))
         return SCR_FAILURE;
+    if (!ctx->enabled)
+        return SCR_SUCCESS; /* SCR_ENABLE=0: nothing is kept */
     if (!m || m->w.open) {
         log_err("%s: %s", fn, m ? "a checkpoint is already open" : "out of memory");
         return SCR_FAILURE;
@@ -351,6 +353,8 @@ int SCR_Checkpoint_add(int id)
     scr_ctx_t *ctx = scr_ctx();
     struct mem_state *m = ctx->mem;
     int i = m ? var_find(m, id) : -1;
+    if (ctx->initialized && !ctx->enabled && i >= 0)
+        return SCR_SUCCESS;
     if (!m || !m->w.open || i < 0) {
         log_err("SCR_Checkpoint_add: variable %d: %s", id,
                 !m || !m->w.open ? "no SCR_Checkpoint_begin" : "not protected");
@@ -380,6 +384,8 @@ int SCR_Checkpoint_end(void)
 {
     scr_ctx_t *ctx = scr_ctx();
     struct mem_state *m = ctx->mem;
+    if (ctx->initialized && !ctx->enabled)
+        return SCR_SUCCESS;
     if (!m || !m->w.open) {
         log_err("SCR_Checkpoint_end: no SCR_Checkpoint_begin");
         return SCR_FAILURE;

@@ -256,6 +256,10 @@ static int recover(const char *fn, const int *ids, int n, int consume)
     scr_ctx_t *ctx = scr_ctx();
     if (!scr_check_init(ctx, fn))
         return SCR_FAILURE;
+    if (!ctx->enabled) {
+        log_err("%s: SCR is disabled (SCR_ENABLE=0): there is nothing to recover", fn);
+        return SCR_FAILURE;
+    }
     if (ctx->state != SCR_STATE_IDLE || (ctx->mem && ctx->mem->w.open)) {
         log_err("%s: called inside an open output, restart or checkpoint", fn);
         return SCR_FAILURE;
@@ -327,7 +331,7 @@ int SCR_Stored_size(int id, int64_t *bytes)
         return SCR_FAILURE;
     }
     *bytes = -1;
-    if (!mem_have_recover()) {
+    if (!ctx->enabled || !mem_have_recover()) {
         if (ctx->rank == 0)
             log_err("SCR_Stored_size: there is no checkpoint to recover from");
         return SCR_FAILURE;

@@ -3,7 +3,6 @@
  * size and self-hash are patched to fit, so the fuzzer gets past them into
  * the block and chunk parsing.  Any input must be rejected with a message
  * or parsed without a crash, leak or overread. */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scr.h"
+#include "scr_mem.h"
 
 static int rank, pass, failed;
 
@@ -34,6 +35,10 @@ static void before_init(void)
     free((void *)v);
     check(SCR_Config("=oops") == NULL, "malformed Config string");
     check(SCR_Config(NULL) == NULL, "NULL Config string");
+    int64_t n;
+    check(SCR_Checkpoint("x") == SCR_FAILURE, "Checkpoint before Init");
+    check(SCR_Recover() == SCR_FAILURE, "Recover before Init");
+    check(SCR_Stored_size(1, &n) == SCR_FAILURE, "Stored_size before Init");
     v = SCR_Configf("SCR_CHECKPOINT_%s", "INTERVAL");
     check(v && strcmp(v, "3") == 0, "Configf query");
     free((void *)v);
@@ -122,6 +127,33 @@ static void in_run(void)
           "SCR_CHECKPOINT_INTERVAL=3: every third call says yes");
 }
 
+/* the memory-protect API called wrongly */
+static void mem_misuse(void)
+{
+    static double buf[16];
+    int64_t n = 0;
+    check(SCR_Protect(-1, buf, 1, 8) == SCR_FAILURE, "Protect negative id");
+    check(SCR_Protect(1, NULL, 4, 8) == SCR_FAILURE, "Protect NULL buffer");
+    check(SCR_Protect(1, buf, -4, 8) == SCR_FAILURE, "Protect negative count");
+    check(SCR_Protect(1, buf, 4, 0) == SCR_FAILURE, "Protect element size 0");
+    check(SCR_Protect(1, buf, INT64_MAX, 8) == SCR_FAILURE, "Protect overflowing size");
+    check(SCR_Unprotect(5) == SCR_FAILURE, "Unprotect an unknown id");
+    check(SCR_Checkpoint_add(1) == SCR_FAILURE, "Checkpoint_add without begin");
+    check(SCR_Checkpoint_end() == SCR_FAILURE, "Checkpoint_end without begin");
+    check(SCR_Recover() == SCR_FAILURE, "Recover without a checkpoint");
+    check(SCR_Stored_size(1, NULL) == SCR_FAILURE, "Stored_size NULL");
+    check(SCR_Protect(1, buf, 16, 8) == SCR_SUCCESS, "Protect");
+    check(SCR_Checkpoint_begin("m.1") == SCR_SUCCESS, "Checkpoint_begin");
+    check(SCR_Checkpoint_begin("m.2") == SCR_FAILURE, "a second Checkpoint_begin");
+    check(SCR_Protect(2, buf, 1, 8) == SCR_FAILURE, "Protect inside begin/end");
+    check(SCR_Checkpoint_add(9) == SCR_FAILURE, "Checkpoint_add an unknown id");
+    check(SCR_Checkpoint_end() == SCR_SUCCESS, "Checkpoint_end writes the rest");
+    check(SCR_Stored_size(1, &n) == SCR_FAILURE,
+          "Stored_size: a run's own checkpoints are not on offer for recovery");
+    check(SCR_Recover_var(3) == SCR_FAILURE, "Recover_var an unknown id");
+    check(SCR_Unprotect(1) == SCR_SUCCESS, "Unprotect");
+}
+
 static void disabled(void)
 {
     char path[SCR_MAX_FILENAME];
@@ -133,6 +165,9 @@ static void disabled(void)
               strcmp(path, "some/file.dat") == 0,
           "Route_file returns the name unchanged");
     check(SCR_Complete_checkpoint(1) == SCR_SUCCESS, "Complete passes through");
+    check(SCR_Protect(1, path, 8, 1) == SCR_SUCCESS && SCR_Checkpoint("m") == SCR_SUCCESS,
+          "memory checkpoint keeps nothing, succeeds");
+    check(SCR_Recover() == SCR_FAILURE, "nothing to recover when disabled");
     check(SCR_Need_checkpoint(&flag) == SCR_SUCCESS && flag == 1,
           "Need_checkpoint says yes");
     check(SCR_Finalize() == SCR_SUCCESS, "Finalize");
@@ -148,6 +183,7 @@ int main(int argc, char **argv)
         before_init();
         check(SCR_Init() == SCR_SUCCESS, "Init");
         in_run();
+        mem_misuse();
         check(SCR_Finalize() == SCR_SUCCESS, "Finalize");
         check(SCR_Finalize() == SCR_FAILURE, "second Finalize");
         check(SCR_Start_checkpoint() == SCR_FAILURE, "Start after Finalize");

@@ -28,11 +28,11 @@
 
 /* checkpoint levels for FTI_Checkpoint */
 typedef enum {
-    FTI_L1 = 1,       /* node-local cache (SCR SINGLE) */
-    FTI_L2,           /* copy on a partner node (SCR PARTNER) */
-    FTI_L3,           /* Reed-Solomon across group_size nodes (SCR RS) */
-    FTI_L4,           /* the parallel file system (level 1, flushed) */
-    FTI_L1_DCP,       /* differential levels 1-3: FTI takes them as 1-3 */
+    FTI_L1 = 1, /* node-local cache (SCR SINGLE) */
+    FTI_L2,     /* copy on a partner node (SCR PARTNER) */
+    FTI_L3,     /* Reed-Solomon across group_size nodes (SCR RS) */
+    FTI_L4,     /* the parallel file system (level 1, flushed) */
+    FTI_L1_DCP, /* differential levels 1-3: FTI takes them as 1-3 */
     FTI_L2_DCP,
     FTI_L3_DCP,
     FTI_L4_DCP,       /* level 4; differential when enable_dcp = 1 */

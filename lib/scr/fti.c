@@ -40,9 +40,10 @@ fti_id_t FTI_LDBE = 10;
 
 /* sizes of the predefined types, in the order of their handles */
 static const size_t fti_basic_size[] = {
-    sizeof(char),          sizeof(short),        sizeof(int),   sizeof(long),
-    sizeof(unsigned char), sizeof(unsigned short), sizeof(unsigned int),
-    sizeof(unsigned long), sizeof(float),        sizeof(double), sizeof(long double)};
+    sizeof(char),         sizeof(short),         sizeof(int),
+    sizeof(long),         sizeof(unsigned char), sizeof(unsigned short),
+    sizeof(unsigned int), sizeof(unsigned long), sizeof(float),
+    sizeof(double),       sizeof(long double)};
 #define FTI_NBASIC ((int)(sizeof(fti_basic_size) / sizeof(fti_basic_size[0])))
 
 /* a protected variable as FTI sees it */
@@ -71,7 +72,7 @@ static struct {
 /* rank 0 speaks for everyone about what every process sees alike */
 static int fti_chatty(void)
 {
-    return fti.rank == 0 && (fti.conf.verbosity == 0 || fti.conf.verbosity <= 2);
+    return fti.rank == 0 && fti.conf.verbosity <= 2; /* 0: not set, FTI says 2 */
 }
 
 static int fti_ready(const char *fn)
@@ -198,7 +199,8 @@ int FTI_Init(const char *configFile, MPI_Comm globalComm)
     fti.initialized = 1;
     if (fti_chatty())
         log_msg("FTI_Init: %s, %s", configFile,
-                fti.reco ? "a checkpoint waits for FTI_Recover" : "no checkpoint to recover");
+                fti.reco ? "a checkpoint waits for FTI_Recover"
+                         : "no checkpoint to recover");
     return FTI_SCES;
 }
 

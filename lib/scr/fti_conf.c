@@ -87,7 +87,8 @@ static const key_info_t keys[] = {
 static const key_info_t *key_lookup(const char *section, const char *key)
 {
     for (size_t i = 0; i < NKEYS; i++)
-        if (strcasecmp(keys[i].section, section) == 0 && strcasecmp(keys[i].key, key) == 0)
+        if (strcasecmp(keys[i].section, section) == 0 &&
+            strcasecmp(keys[i].key, key) == 0)
             return &keys[i];
     return NULL;
 }
@@ -199,8 +200,8 @@ static int conf_key(const ini_t *ini, const key_info_t *k, const char *cwd, fti_
     return rc < 0 ? -1 : 0;
 }
 
-int fti_conf_load(const char *path, const char *cwd, fti_conf_t *c,
-                  fti_conf_warn_fn warn, void *arg, scr_error_t *err)
+int fti_conf_load(const char *path, const char *cwd, fti_conf_t *c, fti_conf_warn_fn warn,
+                  void *arg, scr_error_t *err)
 {
     memset(c, 0, sizeof(*c));
     c->max_var_id = 100 * 1024; /* FTI's default */
@@ -252,8 +253,9 @@ int fti_conf_settings(const fti_conf_t *c, int (*fn)(const char *setting, void *
     /* an FTI group is group_size nodes; its RS code survives half of them */
     if (c->group_size > 0) {
         rc = rc ?: emit(fn, arg, "SCR_SET_SIZE=%ld", c->group_size);
-        rc = rc ?: emit(fn, arg, "SCR_SET_FAILURES=%ld",
-                        c->group_size / 2 > 0 ? c->group_size / 2 : 1);
+        rc = rc
+                 ?: emit(fn, arg, "SCR_SET_FAILURES=%ld",
+                         c->group_size / 2 > 0 ? c->group_size / 2 : 1);
     }
     if (c->verbosity > 0)
         rc = rc ?: emit(fn, arg, "SCR_DEBUG=%ld", 3 - c->verbosity);

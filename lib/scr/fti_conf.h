@@ -46,8 +46,8 @@ typedef void (*fti_conf_warn_fn)(const char *msg, void *arg);
 
 /* Read path; relative directories are taken from cwd.  Returns 0, or -1
  * with the one-line reason in err. */
-int fti_conf_load(const char *path, const char *cwd, fti_conf_t *c,
-                  fti_conf_warn_fn warn, void *arg, scr_error_t *err);
+int fti_conf_load(const char *path, const char *cwd, fti_conf_t *c, fti_conf_warn_fn warn,
+                  void *arg, scr_error_t *err);
 
 /* Call fn with each SCR_Config string c translates to, in order; stops at
  * the first non-zero return and returns it. */

@@ -124,6 +124,10 @@ uint64_t mem_app_tag(scr_ctx_t *ctx)
     if (!tag) {
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         exe[n > 0 ? n : 0] = '\0';
+        /* an executable rebuilt while it runs reads "NAME (deleted)" */
+        char *del = strstr(exe, " (deleted)");
+        if (del && del[10] == '\0')
+            *del = '\0';
         tag = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
     }
     return XXH3_64bits(tag, strlen(tag));

@@ -39,6 +39,12 @@ if command -v c++ >/dev/null; then
 	check "scr.h compiles and links as C++" sh -c 'c++ $4 "$1" -o "$2/cxxapp" $(pkg-config --cflags --libs scr) && LD_LIBRARY_PATH="$3" "$2/cxxapp"' \
 		sh "$(dirname "$0")/cxx_header.cpp" "$dest" "$libdir" "$extra"
 fi
+check "fti.h installed" test -f "$dest/include/fti.h"
+if command -v mpicc >/dev/null; then
+	check "an FTI program builds unchanged: mpicc heat_fti.c -lscr" \
+		sh -c 'OMPI_CC="$2" MPICH_CC="$2" mpicc $3 "$4" -o "$1/heat_fti" -I"$1/include" -L"$5" -lscr' \
+		sh "$dest" "$cc" "$extra" "$(dirname "$0")/../../examples/heat_fti.c" "$libdir"
+fi
 if [ -f "$dest/include/scr.mod" ]; then
 	check "Fortran module installed" test -f "$dest/include/scr.mod"
 fi

@@ -267,6 +267,8 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("done at step %d\n", opt.steps);
     SCR_Finalize();
+    for (int i = 0; i < MAXV; i++)
+        free(v[i].buf);
     MPI_Finalize();
     return 0;
 }

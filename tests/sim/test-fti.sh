@@ -103,14 +103,17 @@ for level in 1 2 3 4; do
 	esac
 	check "L$level: the rerun finishes" \
 		sim_run "$out/l$level.2" "$hosts" "$heat" "$pfs/fti.fti" 20 $level 3
-	check "L$level: FTI_Status() != 0 and FTI_Recover at step 9" \
-		has "$out/l$level.2" "^recovered at step 9$"
+	check "L$level: FTI_Status() != 0, FTI_GetStoredSize and FTI_RecoverVar" \
+		has "$out/l$level.2" "^found the checkpoint of step 9 \(plate: 9216 bytes per rank\)$"
+	check "L$level: FTI_Recover at step 9" has "$out/l$level.2" "^recovered at step 9$"
 	check "L$level: steps 10-20 exactly as the reference" same_steps "$out/l$level.2" 10 20
 	check "L$level: no step before 10 recomputed" test -z "$(steps "$out/l$level.2" 1 9)"
 	case $level in
 	1) check "L1: restarted from cache" has "$out/l1.2" "dataset 3 \(ckpt3\) ready, 0 ranks rebuilt" ;;
-	2 | 3) check "L$level: node3's two ranks rebuilt from ${scheme[$level]}" \
-		has "$out/l$level.2" "dataset 3 \(ckpt3\) ready, 2 ranks rebuilt" ;;
+	2) check "L2: node3's ranks restored from their partner copies" \
+		has "$out/l2.2" "restart from cache: dataset 3 \(ckpt3\) ready" ;;
+	3) check "L3: node3's two ranks rebuilt from RS" \
+		has "$out/l3.2" "dataset 3 \(ckpt3\) ready, 2 ranks rebuilt" ;;
 	4) check "L4: fetched from the prefix" has "$out/l4.2" "restart from the prefix: dataset 3 fetched" ;;
 	esac
 	check "L$level: keep_last_ckpt = 0: FTI_Finalize deleted the checkpoints" \
@@ -158,7 +161,9 @@ SIM_JOB_ID=221 check "level 8 (differential L4) runs as level 4" \
 	sim_run "$out/l8" "$ALL" "$heat" "$pfs/warn.fti" 3 8 3
 check "level 8: checkpoint 1 taken as L4" has "$out/l8" "checkpoint 1 \(L4\) taken"
 SIM_JOB_ID=222 sim_run "$out/l10" "$ALL" "$heat" "$pfs/warn.fti" 3 10 3
-check "level 10: FTI_Checkpoint returns FTI_NSCS" has "$out/l10" "FTI_Checkpoint returned -1"
+rc=$?
+check "level 10: the run stops (status $rc)" test $rc -eq 1
+check "level 10: FTI_Checkpoint returns FTI_NSCS" has "$out/l10" "heat_fti: FTI_Checkpoint returned -1"
 check "level 10: and says why" has "$out/l10" "level 10 is not an FTI level"
 
 # ---- keep_last_ckpt (the prefix is empty: every run above cleaned up) ----

@@ -115,7 +115,8 @@ int main(void)
     ok(has(warnings, want), "a key given twice is warned");
     snprintf(want, sizeof(want), "%s:28: unknown section [extra]", path);
     ok(has(warnings, want), "an unknown section is warned");
-    ok(strstr(warnings, "unknown key 'a'") == NULL && strstr(warnings, "unknown key 'b'") == NULL,
+    ok(strstr(warnings, "unknown key 'a'") == NULL &&
+           strstr(warnings, "unknown key 'b'") == NULL,
        "its keys are not warned one by one");
     ok(strstr(warnings, "meta_dir") == NULL && strstr(warnings, "failure") == NULL &&
            strstr(warnings, "mpi_tag") == NULL,
@@ -144,7 +145,8 @@ int main(void)
                     "SCR_FLUSH=0\nSCR_PREFIX_SIZE=1\n"),
        "defaults: descriptors, only level 4 on the prefix, one kept there");
     ok(is(warnings, ""), "no warnings");
-    ok(load("[basic]\nkeep_l4_ckpt = true\ngroup_size = 2\nverbosity = 3\n", &c, &err) == 0,
+    ok(load("[basic]\nkeep_l4_ckpt = true\ngroup_size = 2\nverbosity = 3\n", &c, &err) ==
+           0,
        "keep_l4_ckpt, group_size 2, verbosity 3");
     fti_conf_settings(&c, collect, NULL);
     ok(has(settings, "SCR_PREFIX_SIZE=0\n") && has(settings, "SCR_SET_SIZE=2\n") &&

@@ -1,0 +1,267 @@
+/* heat_fti.c - heat diffusion on a plate, checkpointed through FTI's
+ * interface (fti.h), which libscr implements: an FTI application built with
+ * "mpicc heat_fti.c -lscr".
+ *
+ * The plate has --rows rows per rank and --cols columns, split by rows over
+ * the ranks of FTI_COMM_WORLD.  Its top edge is held at 100 degrees, the
+ * other edges at 0.  Each step exchanges the boundary rows with the
+ * neighbours (MPI_Sendrecv) and does one Jacobi sweep.  Rank 0 prints
+ * "step N sum S" after every step, S to full precision; the arithmetic is
+ * the same whatever the nodes (each rank sums its rows in order, rank 0
+ * adds the sums in rank order), so a run that recovered prints, from the
+ * step it recovered at, exactly the lines of a run that never stopped.
+ *
+ *   heat_fti CONFIG STEPS LEVEL EVERY [options]
+ *
+ *   CONFIG         FTI configuration file
+ *   STEPS          run to step STEPS
+ *   LEVEL EVERY    FTI_Checkpoint(id, LEVEL) every EVERY steps (EVERY 0: no
+ *                  checkpoints); LEVEL 0: call FTI_Snapshot every step
+ *                  instead, which checkpoints at the intervals in CONFIG
+ *   --die-at S     after step S every rank dies (SIGKILL): a crash
+ *   --sleep-ms MS  compute time per step (default 0)
+ *   --rows R       rows per rank (default 16)
+ *   --cols C       columns (default 64)
+ *
+ * A restart (FTI_Status() != 0) checks the plate's size in the checkpoint
+ * (FTI_GetStoredSize), reads the step alone (FTI_RecoverVar), then
+ * everything (FTI_Recover), prints "recovered at step N" and goes on from
+ * there; with FTI_Snapshot, its first call recovers.  Exits 0 when it
+ * reached STEPS.
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fti.h"
+
+/* what the run has done, kept with the plate in each checkpoint */
+typedef struct {
+    int step;
+    double top_heat; /* the temperature of the top edge */
+} progress_t;
+
+static struct {
+    const char *config;
+    int steps, level, every, die_at, sleep_ms, rows, cols;
+    int rank, ranks;
+} app = {.die_at = -1, .rows = 16, .cols = 64};
+
+static void usage(const char *why)
+{
+    if (app.rank == 0)
+        fprintf(stderr,
+                "heat_fti: %s\nusage: heat_fti CONFIG STEPS LEVEL EVERY [--die-at S] "
+                "[--sleep-ms MS] [--rows R] [--cols C]\n",
+                why);
+    MPI_Finalize();
+    exit(2);
+}
+
+static int number(const char *s, int min)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < min || v > 1000000000)
+        usage("bad number");
+    return (int)v;
+}
+
+static void parse(int argc, char **argv)
+{
+    if (argc < 5)
+        usage("missing arguments");
+    app.config = argv[1];
+    app.steps = number(argv[2], 0);
+    app.level = number(argv[3], 0);
+    app.every = number(argv[4], 0);
+    for (int i = 5; i < argc; i += 2) {
+        if (i + 1 >= argc)
+            usage("an option without its value");
+        if (!strcmp(argv[i], "--die-at"))
+            app.die_at = number(argv[i + 1], 0);
+        else if (!strcmp(argv[i], "--sleep-ms"))
+            app.sleep_ms = number(argv[i + 1], 0);
+        else if (!strcmp(argv[i], "--rows"))
+            app.rows = number(argv[i + 1], 1);
+        else if (!strcmp(argv[i], "--cols"))
+            app.cols = number(argv[i + 1], 3);
+        else
+            usage("unknown option");
+    }
+}
+
+/* row r (0 and rows+1 are the neighbours' rows) */
+static double *row(double *plate, int r)
+{
+    return plate + (size_t)r * (size_t)app.cols;
+}
+
+/* the fixed edges: top of the plate hot, the rest cold */
+static void edges(double *plate, const progress_t *p)
+{
+    for (int r = 1; r <= app.rows; r++)
+        row(plate, r)[0] = row(plate, r)[app.cols - 1] = 0.0;
+    if (app.rank == 0)
+        for (int c = 0; c < app.cols; c++)
+            row(plate, 1)[c] = p->top_heat;
+    if (app.rank == app.ranks - 1)
+        for (int c = 0; c < app.cols; c++)
+            row(plate, app.rows)[c] = 0.0;
+}
+
+/* one step: neighbours' rows in, one Jacobi sweep into next, back */
+static void sweep(double *plate, double *next, const progress_t *p)
+{
+    int up = app.rank > 0 ? app.rank - 1 : MPI_PROC_NULL;
+    int down = app.rank < app.ranks - 1 ? app.rank + 1 : MPI_PROC_NULL;
+    MPI_Sendrecv(row(plate, 1), app.cols, MPI_DOUBLE, up, 1, row(plate, app.rows + 1),
+                 app.cols, MPI_DOUBLE, down, 1, FTI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(row(plate, app.rows), app.cols, MPI_DOUBLE, down, 2, row(plate, 0),
+                 app.cols, MPI_DOUBLE, up, 2, FTI_COMM_WORLD, MPI_STATUS_IGNORE);
+    size_t bytes = sizeof(double) * (size_t)app.cols * (size_t)(app.rows + 2);
+    memcpy(next, plate, bytes);
+    for (int r = 1; r <= app.rows; r++)
+        for (int c = 1; c < app.cols - 1; c++)
+            row(next, r)[c] = 0.25 * (row(plate, r - 1)[c] + row(plate, r + 1)[c] +
+                                      row(plate, r)[c - 1] + row(plate, r)[c + 1]);
+    edges(next, p);
+    memcpy(plate, next, bytes); /* the protected buffer stays where it is */
+}
+
+/* every rank's sum of its rows, added in rank order on rank 0 */
+static double plate_sum(double *plate, double *sums)
+{
+    double mine = 0, all = 0;
+    for (int r = 1; r <= app.rows; r++)
+        for (int c = 0; c < app.cols; c++)
+            mine += row(plate, r)[c];
+    MPI_Gather(&mine, 1, MPI_DOUBLE, sums, 1, MPI_DOUBLE, 0, FTI_COMM_WORLD);
+    for (int i = 0; app.rank == 0 && i < app.ranks; i++)
+        all += sums[i];
+    return all;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* a line on rank 0's stdout */
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    if (app.rank != 0)
+        return;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+static void fail(const char *what, int rc)
+{
+    fprintf(stderr, "heat_fti: rank %d: %s returned %d\n", app.rank, what, rc);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* a collective call failed, so it failed everywhere: stop together (an
+ * abort could cut rank 0 off before it said why) */
+static void fail_all(const char *what, int rc)
+{
+    if (app.rank == 0)
+        fprintf(stderr, "heat_fti: %s returned %d\n", what, rc);
+    MPI_Finalize();
+    exit(1);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &app.rank);
+    parse(argc, argv);
+    if (FTI_Init(app.config, MPI_COMM_WORLD) != FTI_SCES) {
+        if (app.rank == 0)
+            fprintf(stderr, "heat_fti: FTI_Init failed\n");
+        MPI_Finalize();
+        return 1;
+    }
+    MPI_Comm_rank(FTI_COMM_WORLD, &app.rank);
+    MPI_Comm_size(FTI_COMM_WORLD, &app.ranks);
+
+    size_t cells = (size_t)app.cols * (size_t)(app.rows + 2);
+    double *plate = calloc(cells, sizeof(double)), *next = calloc(cells, sizeof(double));
+    double *sums = calloc((size_t)app.ranks, sizeof(double));
+    progress_t p = {.step = 0, .top_heat = 100.0};
+    fti_id_t progress_type;
+    if (!plate || !next || !sums)
+        fail("calloc", -1);
+    edges(plate, &p);
+    int rc = FTI_InitType(&progress_type, sizeof(progress_t));
+    if (rc != FTI_SCES)
+        fail("FTI_InitType", rc);
+    if ((rc = FTI_Protect(0, &p, 1, progress_type)) != FTI_SCES ||
+        (rc = FTI_Protect(1, plate, (int64_t)cells, FTI_DBLE)) != FTI_SCES)
+        fail("FTI_Protect", rc);
+
+    int restart = FTI_Status() != 0;
+    if (restart && app.level > 0) {
+        /* look before leaping: the plate's size, then the step alone */
+        int64_t stored = FTI_GetStoredSize(1);
+        if (stored != (int64_t)(cells * sizeof(double)))
+            fail_all("FTI_GetStoredSize", (int)stored);
+        if ((rc = FTI_RecoverVarInit()) != FTI_SCES ||
+            (rc = FTI_RecoverVar(0)) != FTI_SCES ||
+            (rc = FTI_RecoverVarFinalize()) != FTI_SCES)
+            fail_all("FTI_RecoverVar", rc);
+        say("found the checkpoint of step %d (plate: %lld bytes per rank)\n", p.step,
+            (long long)stored);
+        if ((rc = FTI_Recover()) != FTI_SCES)
+            fail_all("FTI_Recover", rc);
+        say("recovered at step %d\n", p.step);
+    }
+    while (p.step < app.steps) {
+        if (app.level == 0) {
+            rc = FTI_Snapshot();
+            if (rc != FTI_SCES && rc != FTI_DONE)
+                fail_all("FTI_Snapshot", rc);
+            if (restart) {
+                say("recovered at step %d\n", p.step);
+                restart = 0;
+                continue;
+            }
+            if (rc == FTI_DONE)
+                say("snapshot checkpoint at step %d\n", p.step);
+        }
+        sweep(plate, next, &p);
+        p.step++;
+        double s = plate_sum(plate, sums);
+        if (app.rank == 0) {
+            printf("step %d sum %.17g\n", p.step, s);
+            fflush(stdout);
+        }
+        if (app.level > 0 && app.every > 0 && p.step % app.every == 0) {
+            rc = FTI_Checkpoint(p.step / app.every, app.level);
+            if (rc != FTI_DONE)
+                fail_all("FTI_Checkpoint", rc);
+            say("checkpoint %d at step %d, level %d\n", p.step / app.every, p.step,
+                app.level);
+        }
+        if (p.step == app.die_at) {
+            MPI_Barrier(FTI_COMM_WORLD);
+            say("dying after step %d\n", p.step);
+            raise(SIGKILL);
+        }
+        if (app.sleep_ms)
+            usleep((useconds_t)app.sleep_ms * 1000);
+    }
+    say("done: %d steps\n", p.step);
+    free(plate);
+    free(next);
+    free(sums);
+    if ((rc = FTI_Finalize()) != FTI_SCES)
+        fail_all("FTI_Finalize", rc);
+    MPI_Finalize();
+    return 0;
+}

@@ -14,6 +14,7 @@
 #include "crcbg.h"
 #include "desc.h"
 #include "evlog.h"
+#include "fault.h"
 #include "filemap.h"
 #include "flush.h"
 #include "pfs.h"
@@ -303,10 +304,12 @@ int SCR_Complete_output(int valid)
     MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
     scr_error_t err = {""};
     if (all) {
+        fault_point("output.redundancy", ctx->rank);
         int ok = red_apply(ctx, ctx->out.rd, id, ctx->out.dir, &err) == 0;
         all = scr_agree(ctx, ok, "SCR_Complete_output: redundancy",
                         err.text[0] ? &err : NULL);
     }
+    fault_point("output.protected", ctx->rank); /* redundancy done, not marked */
     kvtree_t *d = filemap_get_desc(ctx->filemap, id, "DSETDESC");
     kvtree_util_set_int(d, "COMPLETE", all);
     kvtree_util_set_u64(d, "SIZE", total);

@@ -15,6 +15,7 @@
 #include "cache.h"
 #include "crcbg.h"
 #include "evlog.h"
+#include "fault.h"
 #include "filemap.h"
 #include "flow.h"
 #include "flush.h"
@@ -284,6 +285,7 @@ static void flush_keep_crcs(scr_ctx_t *ctx, flush_job_t *j)
 /* rank2file, summary, index, flush file; then the job is done */
 static int flush_finish(scr_ctx_t *ctx, flush_job_t *j, int ok)
 {
+    fault_point("flush.copied", ctx->rank); /* before the summary and index */
     scr_error_t err = {""};
     uint64_t bytes = 0;
     int files = kvtree_size(j->list), nfiles = 0;

@@ -25,6 +25,7 @@
 
 #include "api_util.h"
 #include "desc.h"
+#include "fault.h"
 #include "filemap.h"
 #include "log.h"
 #include "mem.h"
@@ -260,6 +261,7 @@ static int writer_add(struct mem_state *m, int i, scr_error_t *err)
             }
         }
     w->added[i] = 1;
+    fault_point("mem.var", w->meta.rank); /* after each variable */
     return 0;
 }
 
@@ -288,6 +290,7 @@ static int writer_seal(scr_ctx_t *ctx, mem_writer_t *w, scr_error_t *err)
         free(buf);
         off += bl->dbsize;
     }
+    fault_point("mem.meta", ctx->rank); /* the blocks written, not the FB */
     uint8_t fb[FTIFF_FB_SIZE];
     ftiff_meta_encode(&w->meta, fb);
     if (w->ok)
@@ -344,6 +347,7 @@ static int ckpt_begin(const char *fn, const char *name, const mem_opts_t *o)
     }
     m->w.open = 1;
     ctx->out_flush_force = o && o->flush;
+    fault_point("mem.begin", ctx->rank);
     return SCR_SUCCESS;
 }
 
@@ -401,6 +405,7 @@ int SCR_Checkpoint_end(void)
     if (writer_seal(ctx, &m->w, &err) < 0)
         log_err("SCR_Checkpoint_end: %s", err.text);
     int id = ctx->out.id;
+    fault_point("mem.sealed", ctx->rank); /* the file whole, the dataset not */
     int rc = SCR_Complete_output(m->w.ok);
     ctx->out_flush_force = 0;
     if (rc == SCR_SUCCESS)

@@ -12,6 +12,11 @@
 #  (d) restart from an older checkpoint (scr index --current)
 #  (e) misuse: a wrong-sized buffer, an unknown id, another program's file
 #  (f) incremental checkpoints (SCR_Checkpoint_begin/add/end), killed halfway
+#  (g) a differential checkpoint killed at every step (SCR_FAULT fault
+#      points: dataset started, each variable written, blocks written, file
+#      sealed, before and after redundancy, flushed but not indexed), then a
+#      node lost too: the rerun recovers the previous checkpoint (or this
+#      one, once it is complete), every byte right
 source "$(dirname "$0")/lib.sh"
 mt=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
@@ -158,5 +163,29 @@ lose node2
 check "incremental (f): node2 lost too: recovers step 3" \
 	sim_run "$out/f2" node1:2,node3:2,node4:2,node5:2 "$mt" --steps 6 --incremental --grow --size 300000 --expect-recover 3
 check "incremental (f): every byte" has "$out/f2" "recovered step 3: every byte verified"
+fi
+
+# ---- (g) killed at every step of a differential checkpoint ----
+if want g; then
+# POINT:HIT:STEP: the HIT-th time the point is reached is in checkpoint 5
+# (four variables in checkpoints 1-2, five from 3 on: the step, three
+# arrays, and one that appears at step 3); STEP is what
+# the rerun must recover
+for c in mem.begin:5:4 mem.var:19:4 mem.var:23:4 mem.meta:5:4 mem.sealed:5:4 \
+	output.redundancy:5:4 output.protected:5:4 flush.copied:5:5; do
+	IFS=: read -r point hit expect <<<"$c"
+	SIM_ENV=("${base_env[@]}" -x SCR_COPY_TYPE=XOR -x SCR_DCP=1 -x SCR_DCP_BLOCK=4096
+		-x SCR_FLUSH=1)
+	sim_setup 5
+	SIM_ENV+=(-x SCR_FAULT="$point#$hit")
+	! sim_run "$out/g1" "$ALL" "$mt" --steps 6 --change 10 --grow --size 300000 >/dev/null
+	check "kill (g) at $point#$hit: the run died there" has "$out/g1" "SCR_FAULT: rank [0-9]+ dies at $point"
+	unset 'SIM_ENV[${#SIM_ENV[@]}-1]' 'SIM_ENV[${#SIM_ENV[@]}-1]'
+	lose node3
+	check "kill (g) at $point#$hit, node3 lost: the rerun recovers step $expect" \
+		sim_run "$out/g2" "$SURV" "$mt" --steps 7 --change 10 --grow --size 300000 \
+		--expect-recover "$expect"
+	check "kill (g) at $point#$hit: every byte" has "$out/g2" "recovered step $expect: every byte verified"
+done
 fi
 finish

@@ -126,8 +126,12 @@ int ftiff_layout_update(ftiff_layout_t *l, const ftiff_var_t *vars, int nvars,
         int64_t left = layout_fill(l, &vars[i], i, &cap, &next);
         while (left > 0) {
             int64_t n = dcp_block > 0 && left > dcp_block ? dcp_block : left;
-            ftiff_chunk_t c = {.id = vars[i].id, .idx = i, .containerid = next++,
-                               .hascontent = 1, .dptr = cap, .chunksize = n,
+            ftiff_chunk_t c = {.id = vars[i].id,
+                               .idx = i,
+                               .containerid = next++,
+                               .hascontent = 1,
+                               .dptr = cap,
+                               .chunksize = n,
                                .containersize = n};
             if (block_add(&nb, &c) < 0) {
                 free(nb.vars);
@@ -410,8 +414,8 @@ static int block_read(int fd, const char *path, const ftiff_meta_t *m, int64_t e
     return rc;
 }
 
-int ftiff_read(int fd, const char *path, int64_t size, ftiff_meta_t *m,
-               ftiff_layout_t *l, scr_error_t *err)
+int ftiff_read(int fd, const char *path, int64_t size, ftiff_meta_t *m, ftiff_layout_t *l,
+               scr_error_t *err)
 {
     uint8_t fb[FTIFF_FB_SIZE];
     memset(l, 0, sizeof(*l));
@@ -442,8 +446,9 @@ int ftiff_read(int fd, const char *path, int64_t size, ftiff_meta_t *m,
     ftiff_layout_checksum(l, &again);
     if (memcmp(again.checksum, m->checksum, 32) != 0) {
         ftiff_layout_free(l);
-        return errprintf(err, "%s: the variable metadata is damaged (checksum %.32s, "
-                              "computed %.32s)",
+        return errprintf(err,
+                         "%s: the variable metadata is damaged (checksum %.32s, "
+                         "computed %.32s)",
                          path, m->checksum, again.checksum);
     }
     return 0;
@@ -465,9 +470,8 @@ void ftiff_print(const ftiff_meta_t *m, const ftiff_layout_t *l, FILE *out)
 {
     char hex[33];
     ftiff_hash_hex(&m->myhash, hex);
-    fprintf(out,
-            "FTI-FF version %u, hash XXH3-128, rank %d of %d, %s",
-            m->version, m->rank, m->ranks, m->flags & FTIFF_FLAG_DIFF ? "differential" : "full");
+    fprintf(out, "FTI-FF version %u, hash XXH3-128, rank %d of %d, %s", m->version,
+            m->rank, m->ranks, m->flags & FTIFF_FLAG_DIFF ? "differential" : "full");
     if (m->flags & FTIFF_FLAG_DIFF)
         fprintf(out, " on dataset %" PRId64 " (%" PRId64 " since the last full)", m->base,
                 m->seq);

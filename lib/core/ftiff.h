@@ -130,8 +130,8 @@ void ftiff_layout_checksum(const ftiff_layout_t *l, ftiff_meta_t *m);
 /* Parse a file's FB and blocks from fd (size bytes long): checks the magic,
  * version, hash, the FB's own hash, the blocks' bounds and the checksum.
  * The data is not read.  err names the damage (path is for messages). */
-int ftiff_read(int fd, const char *path, int64_t size, ftiff_meta_t *m,
-               ftiff_layout_t *l, scr_error_t *err);
+int ftiff_read(int fd, const char *path, int64_t size, ftiff_meta_t *m, ftiff_layout_t *l,
+               scr_error_t *err);
 
 /* Print the blocks like FTI's DATASTRUCTURE listing (scr print). */
 void ftiff_print(const ftiff_meta_t *m, const ftiff_layout_t *l, FILE *out);

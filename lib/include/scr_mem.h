@@ -5,7 +5,8 @@
  * per rank (docs/ftiff.md), written through SCR_Start_output and
  * SCR_Complete_output, so every redundancy scheme, flush, fetch, rebuild,
  * scavenge and halt works for it as for files.  Every call is collective
- * over MPI_COMM_WORLD except SCR_Protect and SCR_Unprotect, and returns SCR_SUCCESS or SCR_FAILURE with one line on stderr saying why.
+ * over MPI_COMM_WORLD except SCR_Protect and SCR_Unprotect, and returns SCR_SUCCESS or
+ * SCR_FAILURE with one line on stderr saying why.
  *
  * Differential checkpoints (SCR_DCP=1): a checkpoint writes only the blocks
  * of SCR_DCP_BLOCK bytes whose hash changed since the previous one, and

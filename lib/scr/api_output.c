@@ -108,10 +108,10 @@ int SCR_Start_output(const char *name, int flags)
         snprintf(ctx->out.name, sizeof(ctx->out.name), "%s", name);
     else
         snprintf(ctx->out.name, sizeof(ctx->out.name), "scr.dataset.%d", ctx->out.id);
-    ctx->out.rd = ctx->out_rd_force
-                      ? desc_by_index(ctx, ctx->out_rd_force - 1)
-                      : desc_select(ctx, (flags & SCR_FLAG_CHECKPOINT) ? ctx->checkpoint_id
-                                                                       : ctx->out.id);
+    ctx->out.rd = ctx->out_rd_force ? desc_by_index(ctx, ctx->out_rd_force - 1)
+                                    : desc_select(ctx, (flags & SCR_FLAG_CHECKPOINT)
+                                                           ? ctx->checkpoint_id
+                                                           : ctx->out.id);
     ctx->out.t0 = scr_now();
     scr_error_t err = {""};
     int ok = ctx->out.rd != NULL;

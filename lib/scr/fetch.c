@@ -175,14 +175,16 @@ out:
  * not there yet (rank 0 finds it in the index) */
 static int fetch_chain(scr_ctx_t *ctx, const kvtree_t *index, int id)
 {
-    for (int base = cache_dset_base(ctx, id); base >= 0; base = cache_dset_base(ctx, base)) {
+    for (int base = cache_dset_base(ctx, id); base >= 0;
+         base = cache_dset_base(ctx, base)) {
         int complete = 0;
         kvtree_util_get_int(filemap_get_desc(ctx->filemap, base, "DSETDESC"), "COMPLETE",
                             &complete);
         if (complete)
             continue;
         char dir[256] = "";
-        int got = ctx->rank == 0 ? index_pick(index, NULL, base + 1, dir, sizeof(dir)) : -1;
+        int got =
+            ctx->rank == 0 ? index_pick(index, NULL, base + 1, dir, sizeof(dir)) : -1;
         MPI_Bcast(&got, 1, MPI_INT, 0, ctx->comm);
         MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, ctx->comm);
         uint64_t bytes = 0;

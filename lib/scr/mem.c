@@ -81,11 +81,11 @@ int SCR_Protect(int id, void *ptr, int64_t count, size_t elem_size)
     if (!m || id < 0 || count < 0 || elem_size == 0 || (!ptr && count > 0) ||
         (uint64_t)count > (uint64_t)INT64_MAX / elem_size) {
         log_err("SCR_Protect: variable %d: %s", id,
-                !m                ? "out of memory"
-                : id < 0          ? "the id must be >= 0"
-                : !ptr && count   ? "NULL buffer"
+                !m               ? "out of memory"
+                : id < 0         ? "the id must be >= 0"
+                : !ptr && count  ? "NULL buffer"
                 : elem_size == 0 ? "element size 0"
-                                  : "bad count");
+                                 : "bad count");
         return SCR_FAILURE;
     }
     if (m->w.open) {
@@ -192,8 +192,8 @@ static int writer_open(scr_ctx_t *ctx, struct mem_state *m, int diff, scr_error_
     free(v);
     if (rc < 0)
         return -1;
-    w->meta = (ftiff_meta_t){.rank = ctx->rank, .ranks = ctx->ranks, .base = -1,
-                             .app_tag = mem_app_tag(ctx)};
+    w->meta = (ftiff_meta_t){
+        .rank = ctx->rank, .ranks = ctx->ranks, .base = -1, .app_tag = mem_app_tag(ctx)};
     if (diff) {
         w->meta.flags = FTIFF_FLAG_DIFF;
         w->meta.base = m->prev_id;
@@ -271,7 +271,8 @@ static int writer_seal(scr_ctx_t *ctx, mem_writer_t *w, scr_error_t *err)
 {
     if (w->meta.flags & FTIFF_FLAG_DIFF) {
         w->meta.fs = w->data_end;
-        w->meta.ckpt_size = w->data_end - FTIFF_FB_SIZE - ftiff_layout_meta_size(&w->work);
+        w->meta.ckpt_size =
+            w->data_end - FTIFF_FB_SIZE - ftiff_layout_meta_size(&w->work);
     }
     MPI_Allreduce(&w->meta.fs, &w->meta.max_fs, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
     struct timespec ts;

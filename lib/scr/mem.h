@@ -24,12 +24,12 @@ typedef struct {
 typedef struct {
     int open;
     int fd;
-    int ok;              /* every write so far succeeded */
+    int ok; /* every write so far succeeded */
     char path[SCR_PATH_MAX * 2];
     ftiff_layout_t work; /* the layout being written, new hashes */
     ftiff_meta_t meta;
-    int64_t data_end;    /* differential: where the next chunk goes */
-    int *added;          /* per protected variable: already written */
+    int64_t data_end; /* differential: where the next chunk goes */
+    int *added;       /* per protected variable: already written */
 } mem_writer_t;
 
 struct mem_state {

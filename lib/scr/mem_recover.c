@@ -73,8 +73,9 @@ static int mfile_fits(scr_ctx_t *ctx, const mfile_t *f, const int *ids, int n,
 {
     struct mem_state *m = ctx->mem;
     if (f->m.app_tag != mem_app_tag(ctx))
-        return errprintf(err, "%s was written by another program (set SCR_MEM_TAG "
-                              "alike to recover across programs)",
+        return errprintf(err,
+                         "%s was written by another program (set SCR_MEM_TAG "
+                         "alike to recover across programs)",
                          f->path);
     if (f->m.rank != ctx->rank || f->m.ranks != ctx->ranks)
         return errprintf(err, "%s belongs to rank %d of %d, not %d of %d", f->path,
@@ -87,16 +88,17 @@ static int mfile_fits(scr_ctx_t *ctx, const mfile_t *f, const int *ids, int n,
         if (have < 0)
             return errprintf(err, "variable %d is not in %s", ids[i], f->path);
         if (have != m->vars[k].size)
-            return errprintf(err,
-                             "variable %d: the checkpoint holds %lld bytes, the protected "
-                             "buffer has %lld (SCR_Stored_size tells the size)",
-                             ids[i], (long long)have, (long long)m->vars[k].size);
+            return errprintf(
+                err,
+                "variable %d: the checkpoint holds %lld bytes, the protected "
+                "buffer has %lld (SCR_Stored_size tells the size)",
+                ids[i], (long long)have, (long long)m->vars[k].size);
     }
     return 0;
 }
 
-static int read_verify(const mfile_t *f, const ftiff_chunk_t *at, const ftiff_chunk_t *want,
-                       char *dst, scr_error_t *err)
+static int read_verify(const mfile_t *f, const ftiff_chunk_t *at,
+                       const ftiff_chunk_t *want, char *dst, scr_error_t *err)
 {
     for (int64_t done = 0; done < want->chunksize;) {
         ssize_t got = pread(f->fd, dst + done, (size_t)(want->chunksize - done),
@@ -111,8 +113,9 @@ static int read_verify(const mfile_t *f, const ftiff_chunk_t *at, const ftiff_ch
     ftiff_hash_t h;
     ftiff_hash(dst, (size_t)want->chunksize, &h);
     if (memcmp(&h, &want->hash, sizeof(h)) != 0)
-        return errprintf(err, "%s: variable %d container %d (%lld bytes at %lld) does not "
-                              "match its hash",
+        return errprintf(err,
+                         "%s: variable %d container %d (%lld bytes at %lld) does not "
+                         "match its hash",
                          f->path, want->id, want->containerid, (long long)want->chunksize,
                          (long long)at->fptr);
     return 0;
@@ -156,8 +159,8 @@ static const ftiff_chunk_t *chunk_in(const mfile_t *f, const ftiff_chunk_t *c)
     for (int b = 0; b < f->l.nblocks; b++)
         for (int k = 0; k < f->l.blocks[b].numvars; k++) {
             const ftiff_chunk_t *o = &f->l.blocks[b].vars[k];
-            if (o->id == c->id && o->containerid == c->containerid && o->dptr == c->dptr &&
-                o->chunksize == c->chunksize)
+            if (o->id == c->id && o->containerid == c->containerid &&
+                o->dptr == c->dptr && o->chunksize == c->chunksize)
                 return o;
         }
     return NULL;
@@ -199,8 +202,9 @@ static int mfile_restore(scr_ctx_t *ctx, const mfile_t *top, const int *ids, int
             left += !p[i].done;
     }
     if (rc == 0 && left)
-        rc = errprintf(err, "%s: %d chunks are in no checkpoint of its differential chain",
-                       top->path, left);
+        rc =
+            errprintf(err, "%s: %d chunks are in no checkpoint of its differential chain",
+                      top->path, left);
     free(p);
     return rc;
 }
@@ -234,12 +238,13 @@ static int recover_from(scr_ctx_t *ctx, int id, const char *fn, const int *ids, 
 {
     mfile_t f;
     scr_error_t err = {""};
-    int v = mfile_open(ctx, id, &f, &err) < 0          ? REC_DAMAGED
+    int v = mfile_open(ctx, id, &f, &err) < 0       ? REC_DAMAGED
             : mfile_fits(ctx, &f, ids, n, &err) < 0 ? REC_MISUSE
-                                                     : REC_OK;
+                                                    : REC_OK;
     v = agree_worst(ctx, v, fn, &err);
     if (v == REC_OK)
-        v = agree_worst(ctx, mfile_restore(ctx, &f, ids, n, &err) < 0 ? REC_DAMAGED : REC_OK,
+        v = agree_worst(ctx,
+                        mfile_restore(ctx, &f, ids, n, &err) < 0 ? REC_DAMAGED : REC_OK,
                         fn, &err);
     if (v == REC_OK && consume) {
         mem_seed(ctx->mem, &f, id);

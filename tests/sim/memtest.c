@@ -44,7 +44,8 @@ typedef struct {
 
 static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
 {
-    uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
+    uint64_t x =
+        a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
     x ^= (c + (uint64_t)rank * 7919) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
 }
@@ -94,7 +95,8 @@ static void state_step(var_t *v, int s)
             if (s > 0 && mix((uint64_t)x->id, (uint64_t)b, (uint64_t)s) % 100 >=
                              (uint64_t)opt.change)
                 continue;
-            for (int64_t j = b * BLOCK / 8; j < (b + 1) * BLOCK / 8 && j < x->bytes / 8; j++)
+            for (int64_t j = b * BLOCK / 8; j < (b + 1) * BLOCK / 8 && j < x->bytes / 8;
+                 j++)
                 x->buf[j] = mix((uint64_t)x->id, (uint64_t)j, (uint64_t)s);
         }
     }
@@ -110,7 +112,8 @@ static void state_init(var_t *v)
 static void protect_all(var_t *v)
 {
     for (int i = 0; i < MAXV; i++)
-        if (v[i].id >= 0 && SCR_Protect(v[i].id, v[i].buf, v[i].bytes / 8, 8) != SCR_SUCCESS)
+        if (v[i].id >= 0 &&
+            SCR_Protect(v[i].id, v[i].buf, v[i].bytes / 8, 8) != SCR_SUCCESS)
             MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -207,14 +210,22 @@ static void parse(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : "0";
         int used = 1;
-        if (!strcmp(a, "--steps")) opt.steps = atoi(n);
-        else if (!strcmp(a, "--every")) opt.every = atoi(n);
-        else if (!strcmp(a, "--size")) opt.size = atoll(n);
-        else if (!strcmp(a, "--vars")) opt.nvars = atoi(n) < MAXV - 2 ? atoi(n) : MAXV - 2;
-        else if (!strcmp(a, "--change")) opt.change = atoi(n);
-        else if (!strcmp(a, "--expect-recover")) opt.expect = atoi(n);
-        else if (!strcmp(a, "--die-after")) opt.die_after = atoi(n);
-        else if (!strcmp(a, "--die-in-ckpt")) opt.die_in = atoi(n);
+        if (!strcmp(a, "--steps"))
+            opt.steps = atoi(n);
+        else if (!strcmp(a, "--every"))
+            opt.every = atoi(n);
+        else if (!strcmp(a, "--size"))
+            opt.size = atoll(n);
+        else if (!strcmp(a, "--vars"))
+            opt.nvars = atoi(n) < MAXV - 2 ? atoi(n) : MAXV - 2;
+        else if (!strcmp(a, "--change"))
+            opt.change = atoi(n);
+        else if (!strcmp(a, "--expect-recover"))
+            opt.expect = atoi(n);
+        else if (!strcmp(a, "--die-after"))
+            opt.die_after = atoi(n);
+        else if (!strcmp(a, "--die-in-ckpt"))
+            opt.die_in = atoi(n);
         else {
             used = 0;
             opt.grow |= !strcmp(a, "--grow");

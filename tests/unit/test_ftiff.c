@@ -15,7 +15,8 @@ static ftiff_chunk_t *chunk(ftiff_layout_t *l, int id, int cid, int *block)
 {
     for (int b = 0; b < l->nblocks; b++)
         for (int k = 0; k < l->blocks[b].numvars; k++)
-            if (l->blocks[b].vars[k].id == id && l->blocks[b].vars[k].containerid == cid) {
+            if (l->blocks[b].vars[k].id == id &&
+                l->blocks[b].vars[k].containerid == cid) {
                 *block = b;
                 return &l->blocks[b].vars[k];
             }
@@ -28,8 +29,8 @@ static void expect(ftiff_layout_t *l, int ckpt, int id, int cid, int blk, int64_
 {
     int b = -1;
     ftiff_chunk_t *c = chunk(l, id, cid, &b);
-    ok(c && b == blk && c->chunksize == cs && c->containersize == ctr && c->dptr == dptr &&
-           c->fptr - FTIFF_FB_SIZE == rel && c->hascontent == (cs > 0),
+    ok(c && b == blk && c->chunksize == cs && c->containersize == ctr &&
+           c->dptr == dptr && c->fptr - FTIFF_FB_SIZE == rel && c->hascontent == (cs > 0),
        "checkpoint %d: variable %d container %d in block %d, %lld of %lld at dptr %lld, "
        "fptr FB+%lld (got block %d, %lld of %lld, dptr %lld, FB+%lld)",
        ckpt, id, cid, blk, (long long)cs, (long long)ctr, (long long)dptr, (long long)rel,
@@ -51,7 +52,8 @@ static void test_spec_example(void)
 {
     ftiff_layout_t l = {0};
     ftiff_meta_t m;
-    ftiff_var_t v[5] = {{1, 4 * MB}, {2, 8 * MB}, {3, 12 * MB}, {4, 16 * MB}, {5, 20 * MB}};
+    ftiff_var_t v[5] = {
+        {1, 4 * MB}, {2, 8 * MB}, {3, 12 * MB}, {4, 16 * MB}, {5, 20 * MB}};
     step(&l, v, 3, &m);
     ok(l.nblocks == 1 && l.blocks[0].numvars == 3 && l.blocks[0].dbsize == 24000204,
        "checkpoint 1: one block of 3 variables, dbsize 24000204");
@@ -142,9 +144,13 @@ static void test_roundtrip(const char *dir, int diff)
     scr_error_t err;
     ok(ftiff_layout_update(&l, v, 2, 256, &err) == 0, "dcp layout");
     ok(l.nblocks == 1 && l.blocks[0].numvars == 4 + 2, "1000 + 300 bytes in 256-byte "
-                                                        "containers: 6 chunks");
-    ftiff_meta_t m = {.rank = 3, .ranks = 4, .base = diff ? 5 : -1, .seq = diff,
-                      .app_tag = 42, .flags = diff ? FTIFF_FLAG_DIFF : 0};
+                                                       "containers: 6 chunks");
+    ftiff_meta_t m = {.rank = 3,
+                      .ranks = 4,
+                      .base = diff ? 5 : -1,
+                      .seq = diff,
+                      .app_tag = 42,
+                      .flags = diff ? FTIFF_FLAG_DIFF : 0};
     if (diff)
         l.blocks[0].vars[1].hascontent = 0; /* unchanged: in the base */
     int fd = write_file(path, &l, &m);
@@ -162,7 +168,8 @@ static void test_roundtrip(const char *dir, int diff)
         ok(m.fs == FTIFF_FB_SIZE + FTIFF_BMD_SIZE + 6 * FTIFF_VMD_SIZE + 1300 - 256,
            "differential file holds only the changed chunks");
     ftiff_layout_free(&r);
-    ok(ftiff_read(fd, path, m.fs - 1, &got, &r, &err) < 0 && strstr(err.text, "truncated"),
+    ok(ftiff_read(fd, path, m.fs - 1, &got, &r, &err) < 0 &&
+           strstr(err.text, "truncated"),
        "short file: %s", err.text);
     flip(fd, FTIFF_FB_SIZE + FTIFF_BMD_SIZE + 50);
     ok(ftiff_read(fd, path, m.fs, &got, &r, &err) < 0 && strstr(err.text, "metadata"),

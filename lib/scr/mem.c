@@ -265,6 +265,19 @@ static int writer_add(struct mem_state *m, int i, scr_error_t *err)
     return 0;
 }
 
+/* ptFs: the file size of the next member of this rank's redundancy set
+ * (FTI's partner), 0 under SINGLE */
+static int64_t partner_fs(const reddesc_t *rd, int64_t fs)
+{
+    int64_t pt = 0;
+    if (!rd || rd->type == RED_SINGLE || rd->set_size < 2)
+        return 0;
+    int n = rd->set_size;
+    MPI_Sendrecv(&fs, 1, MPI_INT64_T, (rd->set_rank + n - 1) % n, 0, &pt, 1, MPI_INT64_T,
+                 (rd->set_rank + 1) % n, 0, rd->comm, MPI_STATUS_IGNORE);
+    return pt;
+}
+
 /* the metadata and the file block go last: a file cut short by a crash
  * has no valid FB and is never mistaken for a checkpoint */
 static int writer_seal(scr_ctx_t *ctx, mem_writer_t *w, scr_error_t *err)
@@ -275,6 +288,7 @@ static int writer_seal(scr_ctx_t *ctx, mem_writer_t *w, scr_error_t *err)
             w->data_end - FTIFF_FB_SIZE - ftiff_layout_meta_size(&w->work);
     }
     MPI_Allreduce(&w->meta.fs, &w->meta.max_fs, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
+    w->meta.pt_fs = partner_fs(ctx->out.rd, w->meta.fs);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     w->meta.timestamp = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;

@@ -72,6 +72,8 @@ check "DCP (b): first run, 10 % of blocks change a step" \
 f=$(cached_file)
 "$simnode" exec "$sim_dir" node1 "$scr" print "$f" >"$out/b1.print" 2>&1
 check "DCP (b): the newest file is differential" has "$out/b1.print" "differential on dataset"
+check "DCP (b): it records its XOR neighbour's size (ptFs) and the largest (maxFs)" \
+	has "$out/b1.print" "ptFs: [1-9]"
 size=$("$simnode" exec "$sim_dir" node1 stat -c %s "$f")
 check "DCP (b): and holds about the changed share (size $size of ~6 MB)" \
 	test "$size" -lt 2000000

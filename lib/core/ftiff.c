@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include "ftiff.h"
+#include "io.h"
 
 void ftiff_hash(const void *buf, size_t len, ftiff_hash_t *out)
 {
@@ -304,7 +305,7 @@ void ftiff_layout_checksum(const ftiff_layout_t *l, ftiff_meta_t *m)
 static int read_at(int fd, const char *path, void *buf, size_t n, int64_t off,
                    scr_error_t *err)
 {
-    ssize_t got = pread(fd, buf, n, (off_t)off);
+    ssize_t got = io_pread_full(fd, buf, n, (off_t)off);
     if (got < 0)
         return errprintf(err, "%s: read at %lld: %s", path, (long long)off,
                          strerror(errno));

@@ -27,6 +27,7 @@
 #include "desc.h"
 #include "fault.h"
 #include "filemap.h"
+#include "io.h"
 #include "log.h"
 #include "mem.h"
 #include "scr_mem.h"
@@ -152,23 +153,6 @@ static int ckpt_diff(scr_ctx_t *ctx, struct mem_state *m)
     return all;
 }
 
-static int write_all(int fd, const void *buf, int64_t n, int64_t off)
-{
-    const char *p = buf;
-    while (n > 0) {
-        size_t piece = n > (1 << 30) ? (size_t)1 << 30 : (size_t)n;
-        ssize_t got = pwrite(fd, p, piece, (off_t)off);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return -1;
-        p += got;
-        off += got;
-        n -= got;
-    }
-    return 0;
-}
-
 /* the file is ours to write: routed, opened, the layout fitted */
 static int writer_open(scr_ctx_t *ctx, struct mem_state *m, int diff, scr_error_t *err)
 {
@@ -218,7 +202,7 @@ static int chunk_write_full(mem_writer_t *w, const char *src, ftiff_chunk_t *c)
     for (int64_t off = 0; off < c->chunksize && rc == 0; off += MEM_PIECE) {
         int64_t n = c->chunksize - off < MEM_PIECE ? c->chunksize - off : MEM_PIECE;
         XXH3_128bits_update(st, src + off, (size_t)n);
-        rc = write_all(w->fd, src + off, n, c->fptr + off);
+        rc = io_pwrite_full(w->fd, src + off, (size_t)n, (off_t)(c->fptr + off));
     }
     XXH128_canonical_t h;
     XXH128_canonicalFromHash(&h, XXH3_128bits_digest(st));
@@ -239,7 +223,7 @@ static int chunk_write_diff(mem_writer_t *w, const char *src, ftiff_chunk_t *c)
     if (same)
         return 0;
     w->data_end += c->chunksize;
-    return write_all(w->fd, src, c->chunksize, c->fptr);
+    return io_pwrite_full(w->fd, src, (size_t)c->chunksize, (off_t)c->fptr);
 }
 
 /* write variable i's chunks */
@@ -301,7 +285,7 @@ static int writer_seal(scr_ctx_t *ctx, mem_writer_t *w, scr_error_t *err)
         if (!buf)
             return w->ok = 0, errprintf(err, "out of memory");
         ftiff_block_encode(bl, buf);
-        w->ok = write_all(w->fd, buf, (int64_t)n, off) == 0;
+        w->ok = io_pwrite_full(w->fd, buf, n, (off_t)off) == 0;
         free(buf);
         off += bl->dbsize;
     }
@@ -309,7 +293,7 @@ static int writer_seal(scr_ctx_t *ctx, mem_writer_t *w, scr_error_t *err)
     uint8_t fb[FTIFF_FB_SIZE];
     ftiff_meta_encode(&w->meta, fb);
     if (w->ok)
-        w->ok = write_all(w->fd, fb, FTIFF_FB_SIZE, 0) == 0 &&
+        w->ok = io_pwrite_full(w->fd, fb, FTIFF_FB_SIZE, 0) == 0 &&
                 ftruncate(w->fd, (off_t)w->meta.fs) == 0;
     if (!w->ok)
         errprintf(err, "%s: write: %s", w->path, strerror(errno));

@@ -22,6 +22,7 @@
 #include "api_util.h"
 #include "evlog.h"
 #include "filemap.h"
+#include "io.h"
 #include "log.h"
 #include "mem.h"
 #include "scr_mem.h"
@@ -100,16 +101,10 @@ static int mfile_fits(scr_ctx_t *ctx, const mfile_t *f, const int *ids, int n,
 static int read_verify(const mfile_t *f, const ftiff_chunk_t *at,
                        const ftiff_chunk_t *want, char *dst, scr_error_t *err)
 {
-    for (int64_t done = 0; done < want->chunksize;) {
-        ssize_t got = pread(f->fd, dst + done, (size_t)(want->chunksize - done),
-                            (off_t)(at->fptr + done));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return errprintf(err, "%s: read: %s", f->path,
-                             got < 0 ? strerror(errno) : "unexpected end of file");
-        done += got;
-    }
+    ssize_t got = io_pread_full(f->fd, dst, (size_t)want->chunksize, (off_t)at->fptr);
+    if (got != want->chunksize)
+        return errprintf(err, "%s: read: %s", f->path,
+                         got < 0 ? strerror(errno) : "unexpected end of file");
     ftiff_hash_t h;
     ftiff_hash(dst, (size_t)want->chunksize, &h);
     if (memcmp(&h, &want->hash, sizeof(h)) != 0)

@@ -9,11 +9,41 @@
 #include "ftiff.h"
 #include "io.h"
 
-void ftiff_hash(const void *buf, size_t len, ftiff_hash_t *out)
+/* the canonical (big-endian) bytes, as the file stores them */
+static void hash_bytes(XXH128_hash_t x, ftiff_hash_t *out)
 {
     XXH128_canonical_t c;
-    XXH128_canonicalFromHash(&c, XXH3_128bits(buf, len));
+    XXH128_canonicalFromHash(&c, x);
     memcpy(out->b, c.digest, sizeof(out->b));
+}
+
+void ftiff_hash(const void *buf, size_t len, ftiff_hash_t *out)
+{
+    hash_bytes(XXH3_128bits(buf, len), out);
+}
+
+ftiff_hasher_t *ftiff_hasher_new(void)
+{
+    XXH3_state_t *st = XXH3_createState();
+    if (st)
+        XXH3_128bits_reset(st);
+    return (ftiff_hasher_t *)st;
+}
+
+void ftiff_hasher_add(ftiff_hasher_t *h, const void *buf, size_t len)
+{
+    XXH3_128bits_update((XXH3_state_t *)h, buf, len);
+}
+
+void ftiff_hasher_end(ftiff_hasher_t *h, ftiff_hash_t *out)
+{
+    hash_bytes(XXH3_128bits_digest((XXH3_state_t *)h), out);
+    XXH3_freeState((XXH3_state_t *)h);
+}
+
+uint64_t ftiff_app_tag(const char *name)
+{
+    return XXH3_64bits(name, strlen(name));
 }
 
 void ftiff_hash_hex(const ftiff_hash_t *h, char hex[33])
@@ -283,23 +313,21 @@ void ftiff_block_encode(const ftiff_block_t *b, uint8_t *p)
 
 void ftiff_layout_checksum(const ftiff_layout_t *l, ftiff_meta_t *m)
 {
-    XXH3_state_t *st = XXH3_createState();
-    XXH3_128bits_reset(st);
+    ftiff_hasher_t *h = ftiff_hasher_new();
+    if (!h)
+        abort(); /* a few hundred bytes: not worth an error path */
     for (int b = 0; b < l->nblocks; b++) {
         size_t n = (size_t)block_meta_size(&l->blocks[b]);
         uint8_t *buf = malloc(n);
         if (!buf)
             abort(); /* a few KiB per block: not worth an error path */
         ftiff_block_encode(&l->blocks[b], buf);
-        XXH3_128bits_update(st, buf, n);
+        ftiff_hasher_add(h, buf, n);
         free(buf);
     }
-    XXH128_canonical_t c;
-    XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
-    XXH3_freeState(st);
-    ftiff_hash_t h;
-    memcpy(h.b, c.digest, 16);
-    ftiff_hash_hex(&h, m->checksum);
+    ftiff_hash_t sum;
+    ftiff_hasher_end(h, &sum);
+    ftiff_hash_hex(&sum, m->checksum);
 }
 
 static int read_at(int fd, const char *path, void *buf, size_t n, int64_t off,

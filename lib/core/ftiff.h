@@ -101,6 +101,14 @@ typedef struct {
 
 void ftiff_hash(const void *buf, size_t len, ftiff_hash_t *out);
 void ftiff_hash_hex(const ftiff_hash_t *h, char hex[33]);
+/* the same hash over pieces: new (NULL when out of memory), add each piece,
+ * end (which frees it) */
+typedef struct ftiff_hasher ftiff_hasher_t;
+ftiff_hasher_t *ftiff_hasher_new(void);
+void ftiff_hasher_add(ftiff_hasher_t *h, const void *buf, size_t len);
+void ftiff_hasher_end(ftiff_hasher_t *h, ftiff_hash_t *out);
+/* appTag: the 64-bit hash of a program's name */
+uint64_t ftiff_app_tag(const char *name);
 
 void ftiff_layout_free(ftiff_layout_t *l);
 /* Fit the variables (in protection order) into the layout by the container

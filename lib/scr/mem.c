@@ -21,7 +21,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include "api_util.h"
 #include "desc.h"
@@ -132,7 +131,7 @@ uint64_t mem_app_tag(scr_ctx_t *ctx)
             *del = '\0';
         tag = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
     }
-    return XXH3_64bits(tag, strlen(tag));
+    return ftiff_app_tag(tag);
 }
 
 /* may this checkpoint be differential: SCR_DCP, a good previous one still
@@ -196,18 +195,16 @@ static int writer_open(scr_ctx_t *ctx, struct mem_state *m, int diff, scr_error_
 /* a full file: hash while writing each chunk into its container */
 static int chunk_write_full(mem_writer_t *w, const char *src, ftiff_chunk_t *c)
 {
-    XXH3_state_t *st = XXH3_createState();
-    XXH3_128bits_reset(st);
+    ftiff_hasher_t *h = ftiff_hasher_new();
+    if (!h)
+        return errno = ENOMEM, -1;
     int rc = 0;
     for (int64_t off = 0; off < c->chunksize && rc == 0; off += MEM_PIECE) {
         int64_t n = c->chunksize - off < MEM_PIECE ? c->chunksize - off : MEM_PIECE;
-        XXH3_128bits_update(st, src + off, (size_t)n);
+        ftiff_hasher_add(h, src + off, (size_t)n);
         rc = io_pwrite_full(w->fd, src + off, (size_t)n, (off_t)(c->fptr + off));
     }
-    XXH128_canonical_t h;
-    XXH128_canonicalFromHash(&h, XXH3_128bits_digest(st));
-    XXH3_freeState(st);
-    memcpy(c->hash.b, h.digest, 16);
+    ftiff_hasher_end(h, &c->hash);
     return rc;
 }
 

@@ -79,7 +79,11 @@ static int out_begin(scr_ctx_t *ctx, scr_error_t *err)
 
 int SCR_Start_output(const char *name, int flags)
 {
-    scr_ctx_t *ctx = scr_ctx();
+    return scr_output_start(scr_ctx(), name, flags, -1);
+}
+
+int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index)
+{
     if (ctx->initialized && !ctx->enabled)
         return SCR_SUCCESS;
     if (!out_check(ctx, "SCR_Start_output", SCR_STATE_IDLE))
@@ -108,15 +112,18 @@ int SCR_Start_output(const char *name, int flags)
         snprintf(ctx->out.name, sizeof(ctx->out.name), "%s", name);
     else
         snprintf(ctx->out.name, sizeof(ctx->out.name), "scr.dataset.%d", ctx->out.id);
-    ctx->out.rd = ctx->out_rd_force ? desc_by_index(ctx, ctx->out_rd_force - 1)
-                                    : desc_select(ctx, (flags & SCR_FLAG_CHECKPOINT)
-                                                           ? ctx->checkpoint_id
-                                                           : ctx->out.id);
+    ctx->out.rd = rd_index >= 0 ? desc_by_index(ctx, rd_index)
+                                : desc_select(ctx, (flags & SCR_FLAG_CHECKPOINT)
+                                                       ? ctx->checkpoint_id
+                                                       : ctx->out.id);
     ctx->out.t0 = scr_now();
     scr_error_t err = {""};
     int ok = ctx->out.rd != NULL;
     if (!ok)
-        errprintf(&err, "no enabled redundancy descriptor");
+        errprintf(&err,
+                  rd_index >= 0 ? "no enabled redundancy descriptor CKPT=%d"
+                                : "no enabled redundancy descriptor",
+                  rd_index);
     else
         ok = out_begin(ctx, &err) == 0;
     if (!scr_agree(ctx, ok, "SCR_Start_output", &err)) {
@@ -264,11 +271,11 @@ static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid, int crc_now)
 
 /* after a good dataset: record it in the flush file, flush it if wanted,
  * count it against CheckpointsLeft and stop if a halt condition holds */
-static void out_after(scr_ctx_t *ctx, int id)
+static void out_after(scr_ctx_t *ctx, int id, int flush_now)
 {
     if (ctx->rank == 0)
         flushfile_set(ctx->prefix, id, "CACHE", 1, NULL);
-    if (ctx->out_flush_force)
+    if (flush_now)
         flush_sync(ctx, id);
     else if (flush_wanted(ctx, id)) {
         if (config_get_int(ctx->cfg, "SCR_FLUSH_ASYNC", 0))
@@ -288,7 +295,11 @@ static void out_after(scr_ctx_t *ctx, int id)
 
 int SCR_Complete_output(int valid)
 {
-    scr_ctx_t *ctx = scr_ctx();
+    return scr_output_complete(scr_ctx(), valid, 0);
+}
+
+int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
+{
     if (ctx->initialized && !ctx->enabled)
         return SCR_SUCCESS;
     if (!out_check(ctx, "SCR_Complete_output", SCR_STATE_OUTPUT))
@@ -346,7 +357,7 @@ int SCR_Complete_output(int valid)
         evlog_event(ctx, "DATASET_END", "dset=%d name=%s bytes=%llu secs=%.3f ok=%d", id,
                     ctx->out.name, (unsigned long long)total, secs, all);
     if (all)
-        out_after(ctx, id);
+        out_after(ctx, id, flush_now);
     return all ? SCR_SUCCESS : SCR_FAILURE;
 }
 

@@ -12,6 +12,13 @@ scr_ctx_t *scr_ctx(void);
  * its message (prefixed with what).  Returns 1 if all ok. */
 int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err);
 
+/* SCR_Start_output, protected with descriptor CKPT=rd_index (-1: the one
+ * the checkpoint policy picks) */
+int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index);
+/* SCR_Complete_output; flush_now: the dataset is on the prefix before the
+ * call returns, whatever SCR_FLUSH says */
+int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now);
+
 /* misuse checks: print one line naming the call and return 0 when unusable */
 int scr_check_init(scr_ctx_t *ctx, const char *fn);
 

@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #include "api_util.h"
-#include "desc.h"
 #include "fault.h"
 #include "filemap.h"
 #include "io.h"
@@ -322,15 +321,9 @@ static int ckpt_begin(const char *fn, const char *name, const mem_opts_t *o)
         log_err("%s: %s", fn, m ? "a checkpoint is already open" : "out of memory");
         return SCR_FAILURE;
     }
-    if (o && o->rd_index >= 0 && !desc_by_index(ctx, o->rd_index)) {
-        log_err("%s: no enabled redundancy descriptor CKPT=%d", fn, o->rd_index);
-        return SCR_FAILURE;
-    }
     int diff = ckpt_diff(ctx, m);
-    ctx->out_rd_force = o && o->rd_index >= 0 ? o->rd_index + 1 : 0;
-    int rc = SCR_Start_output(name, SCR_FLAG_CHECKPOINT);
-    ctx->out_rd_force = 0;
-    if (rc != SCR_SUCCESS)
+    if (scr_output_start(ctx, name, SCR_FLAG_CHECKPOINT, o ? o->rd_index : -1) !=
+        SCR_SUCCESS)
         return SCR_FAILURE;
     scr_error_t err = {""};
     int ok = writer_open(ctx, m, diff, &err) == 0;
@@ -341,8 +334,7 @@ static int ckpt_begin(const char *fn, const char *name, const mem_opts_t *o)
         SCR_Complete_output(0);
         return SCR_FAILURE;
     }
-    m->w.open = 1;
-    ctx->out_flush_force = o && o->flush;
+    m->w.flush = o && o->flush;
     fault_point("mem.begin", ctx->rank);
     return SCR_SUCCESS;
 }
@@ -402,8 +394,7 @@ int SCR_Checkpoint_end(void)
         log_err("SCR_Checkpoint_end: %s", err.text);
     int id = ctx->out.id;
     fault_point("mem.sealed", ctx->rank); /* the file whole, the dataset not */
-    int rc = SCR_Complete_output(m->w.ok);
-    ctx->out_flush_force = 0;
+    int rc = scr_output_complete(ctx, m->w.ok, m->w.flush);
     if (rc == SCR_SUCCESS)
         ckpt_commit(m, id);
     writer_reset(&m->w);

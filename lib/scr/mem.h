@@ -24,7 +24,8 @@ typedef struct {
 typedef struct {
     int open;
     int fd;
-    int ok; /* every write so far succeeded */
+    int ok;    /* every write so far succeeded */
+    int flush; /* on the prefix before SCR_Checkpoint_end returns */
     char path[SCR_PATH_MAX * 2];
     ftiff_layout_t work; /* the layout being written, new hashes */
     ftiff_meta_t meta;

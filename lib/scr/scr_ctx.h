@@ -81,11 +81,9 @@ typedef struct {
         char dir[SCR_PATH_MAX];
         double t0;
     } out;
-    int out_rd_force;    /* next output: CKPT=<n-1> descriptor (0: the policy) */
-    int out_flush_force; /* next output: flush before returning */
     struct mem_state *mem; /* the memory-protect API (mem.h), or NULL */
-    int restart_id; /* dataset offered for restart, -1 none */
-    int *failed;    /* datasets whose restart failed */
+    int restart_id;        /* dataset offered for restart, -1 none */
+    int *failed;           /* datasets whose restart failed */
     int nfailed;
     int log_fd; /* event log, rank 0 */
     int log_syslog;

@@ -189,6 +189,40 @@ int index_pick(const kvtree_t *index, const char *name, int below, char *dir, si
     return found;
 }
 
+kvtree_t *index_dset_desc(const kvtree_t *index, int id)
+{
+    kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", id);
+    return kvtree_get(kvtree_elem_tree(kvtree_first(dirs)), "DSET");
+}
+
+static int id_at(const int *ids, int n, int id)
+{
+    for (int i = 0; i < n; i++)
+        if (ids[i] == id)
+            return i;
+    return -1;
+}
+
+/* take the bases of the datasets that stay off the list, down each chain */
+static int prune_keep_bases(const kvtree_t *index, const int *all, int nall, int *ids,
+                            int count)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < nall; i++) {
+            int base = -1, at;
+            if (id_at(ids, count, all[i]) >= 0)
+                continue;
+            kvtree_util_get_int(index_dset_desc(index, all[i]), "BASE", &base);
+            if (base >= 0 && (at = id_at(ids, count, base)) >= 0) {
+                ids[at] = ids[--count];
+                changed = 1;
+            }
+        }
+    }
+    return count;
+}
+
 int index_prune_list(const kvtree_t *index, int keep, int *ids_out, int max)
 {
     int n, *ids, count = 0, kept = 0;
@@ -204,6 +238,7 @@ int index_prune_list(const kvtree_t *index, int keep, int *ids_out, int max)
         else if (usable && count < max)
             ids_out[count++] = ids[i];
     }
+    count = prune_keep_bases(index, ids, n, ids_out, count);
     free(ids);
     return count;
 }

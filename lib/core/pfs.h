@@ -47,8 +47,13 @@ int index_remove(const char *prefix, int id, scr_error_t *err);
  * incomplete and failed ones; id < below.  Returns id and its dir, -1 if none */
 int index_pick(const kvtree_t *index, const char *name, int below, char *dir, size_t len);
 int index_read(const char *prefix, kvtree_t *index, scr_error_t *err);
-/* keep only the newest keep checkpoints on the prefix: ids to delete */
+/* keep only the newest keep checkpoints on the prefix: ids to delete,
+ * never a base (DSET BASE) that a dataset staying on the prefix builds on,
+ * directly or down its chain */
 int index_prune_list(const kvtree_t *index, int keep, int *ids, int max);
+/* the dataset descriptor (DSET) index entry id records (its first
+ * directory's), or NULL */
+kvtree_t *index_dset_desc(const kvtree_t *index, int id);
 
 /* flush file: LOCATION CACHE/PFS flags, FLUSHING marker */
 int flushfile_set(const char *prefix, int id, const char *location, int on,

@@ -242,10 +242,10 @@ static int drop_named(const char *fn, const char *name, int delete_pfs)
         kvtree_t *ids = kvtree_get(index, "DSET");
         for (kvtree_elem_t *e = kvtree_first(ids); e; e = kvtree_elem_next(e)) {
             int pid;
-            kvtree_t *dirs = kvtree_get(kvtree_elem_tree(e), "DIR");
-            const char *nm = kvtree_get_val(
-                kvtree_get(kvtree_elem_tree(kvtree_first(dirs)), "DSET"), "NAME");
-            if (!nm || strcmp(nm, name) != 0 || kvtree_elem_key_int(e, &pid) < 0)
+            if (kvtree_elem_key_int(e, &pid) < 0)
+                continue;
+            const char *nm = kvtree_get_val(index_dset_desc(index, pid), "NAME");
+            if (!nm || strcmp(nm, name) != 0)
                 continue;
             index_remove(ctx->prefix, pid, NULL);
             flushfile_set(ctx->prefix, pid, "PFS", 0, NULL);

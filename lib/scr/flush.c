@@ -449,24 +449,6 @@ int flush_remove_pfs_dset(const char *prefix, int id)
 }
 
 /* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix */
-/* is id the base of a differential checkpoint the prune keeps */
-static int prune_needed(const kvtree_t *index, int id, const int *gone, int ngone)
-{
-    kvtree_t *ds = kvtree_get(index, "DSET");
-    for (kvtree_elem_t *e = kvtree_first(ds); e; e = kvtree_elem_next(e)) {
-        int other, base = -1, dropped = 0;
-        kvtree_elem_t *d = kvtree_first(kvtree_get(kvtree_elem_tree(e), "DIR"));
-        kvtree_util_get_int(kvtree_get(kvtree_elem_tree(d), "DSET"), "BASE", &base);
-        if (base != id || kvtree_elem_key_int(e, &other) < 0)
-            continue;
-        for (int i = 0; i < ngone; i++)
-            dropped |= gone[i] == other;
-        if (!dropped)
-            return 1;
-    }
-    return 0;
-}
-
 static void flush_prune(scr_ctx_t *ctx)
 {
     int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0);
@@ -477,8 +459,6 @@ static void flush_prune(scr_ctx_t *ctx)
     if (index_read(ctx->prefix, index, NULL) == 0)
         n = index_prune_list(index, keep, ids, 256);
     for (int i = 0; i < n; i++) {
-        if (prune_needed(index, ids[i], ids, n))
-            continue;
         log_dbg(1, "SCR_PREFIX_SIZE=%d: deleting dataset %d from the prefix", keep,
                 ids[i]);
         index_remove(ctx->prefix, ids[i], NULL);

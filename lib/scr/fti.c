@@ -449,9 +449,10 @@ static char *fti_prefix_names(void)
     if (prefix && index && out && index_read(prefix, index, NULL) == 0) {
         kvtree_t *dsets = kvtree_get(index, "DSET");
         for (kvtree_elem_t *e = kvtree_first(dsets); e; e = kvtree_elem_next(e)) {
-            kvtree_t *dirs = kvtree_get(kvtree_elem_tree(e), "DIR");
-            kvtree_t *dir = kvtree_elem_tree(kvtree_first(dirs));
-            const char *name = kvtree_get_val(kvtree_get(dir, "DSET"), "NAME");
+            int id;
+            const char *name = kvtree_elem_key_int(e, &id) == 0
+                                   ? kvtree_get_val(index_dset_desc(index, id), "NAME")
+                                   : NULL;
             if (name && fti_is_ckpt_name(name))
                 fprintf(out, "%s\n", name);
         }

@@ -128,10 +128,12 @@ static int checkpoint(var_t *v, int s)
     if (SCR_Checkpoint_add(1) != SCR_SUCCESS)
         return SCR_FAILURE;
     if (opt.die_in == s) {
-        MPI_Barrier(MPI_COMM_WORLD);
+        /* said before the barrier: once a rank exits, mpirun may kill the
+         * others before their output is out */
         if (rank == 0)
             printf("dying in the middle of checkpoint step %d\n", s);
         fflush(stdout);
+        MPI_Barrier(MPI_COMM_WORLD);
         _exit(3);
     }
     for (int i = 0; i < MAXV; i++)

@@ -58,6 +58,14 @@ static int newest_complete(const scr_ctx_t *ctx, const store_t *st, const int *i
     return -1;
 }
 
+int cache_dset_complete(const scr_ctx_t *ctx, int id)
+{
+    int complete = 0;
+    kvtree_util_get_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE",
+                        &complete);
+    return complete;
+}
+
 int cache_dset_base(const scr_ctx_t *ctx, int id)
 {
     int base = -1;

@@ -23,6 +23,8 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room);
 /* the newest complete checkpoint in cache with id < below (-1: none),
  * skipping datasets whose restart failed */
 int cache_newest_ckpt(const scr_ctx_t *ctx, int below);
+/* 1 when dataset id is in cache and complete (DSETDESC COMPLETE) */
+int cache_dset_complete(const scr_ctx_t *ctx, int id);
 /* the dataset a differential checkpoint builds on (DSETDESC BASE), or -1 */
 int cache_dset_base(const scr_ctx_t *ctx, int id);
 /* dataset id whose DSETDESC NAME is name, or -1 */

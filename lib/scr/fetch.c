@@ -177,10 +177,7 @@ static int fetch_chain(scr_ctx_t *ctx, const kvtree_t *index, int id)
 {
     for (int base = cache_dset_base(ctx, id); base >= 0;
          base = cache_dset_base(ctx, base)) {
-        int complete = 0;
-        kvtree_util_get_int(filemap_get_desc(ctx->filemap, base, "DSETDESC"), "COMPLETE",
-                            &complete);
-        if (complete)
+        if (cache_dset_complete(ctx, base))
             continue;
         char dir[256] = "";
         int got =

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "api_util.h"
+#include "cache.h"
 #include "fault.h"
 #include "filemap.h"
 #include "io.h"
@@ -140,12 +141,7 @@ static int ckpt_diff(scr_ctx_t *ctx, struct mem_state *m)
     int every = config_get_int(ctx->cfg, "SCR_DCP_FULL_EVERY", 10);
     int mine = config_get_int(ctx->cfg, "SCR_DCP", 0) && m->prev_id >= 0 &&
                m->prev_seq + 1 < every && m->layout.nblocks > 0;
-    if (mine) {
-        int complete = 0;
-        kvtree_util_get_int(filemap_get_desc(ctx->filemap, m->prev_id, "DSETDESC"),
-                            "COMPLETE", &complete);
-        mine = complete;
-    }
+    mine = mine && cache_dset_complete(ctx, m->prev_id);
     int all;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
     return all;

@@ -21,51 +21,9 @@
 #      rebuilt cache and finishes
 set -u
 cdir=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:?usage: test-slurm.sh BUILD_DIR}" && pwd)
 . "$cdir/../sim/lib.sh"
-cluster=$cdir/slurmcluster
-user=${SCR_CLUSTER_USER:-scrtest}
-if [ "$(id -u)" != 0 ]; then echo "SKIPPED: needs root"; exit 77; fi
-for t in slurmctld slurmd munged sbatch; do
-	command -v "$t" >/dev/null || { echo "not ok - $t is not installed (scripts/install-deps)"; exit 1; }
-done
-[ -e "$build/slurm-plugin/scr.so" ] || { echo "not ok - the SPANK plugin was not built"; exit 1; }
-
-base=$(mktemp -d /var/tmp/scr-slurm.XXXXXX)
-inst=$base/inst cl=$base/cluster work=$base/work
-cleanup() { [ -n "${SCR_TEST_KEEP:-}" ] && return; "$cluster" stop "$cl" >/dev/null 2>&1; rm -rf "$base"; }
-trap cleanup EXIT
-cmake --install "$build" --prefix "$inst" >/dev/null || exit 1
-chmod 755 "$base"
-"$cluster" start "$cl" 5 "$inst/lib/slurm/scr.so" "bindir=$inst/sbin" timeout=20 ||
-	{ tail -20 "$cl"/log/*.log; exit 1; }
-export SLURM_CONF=$cl/slurm.conf
-mkdir -p "$work" && chown "$user:" "$work"
-shm=$("$simnode" shm "$cl/nodes")
-example=$inst/libexec/scr/scr_example
-
-asuser() {
-	(cd "$work" && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" PATH="$inst/bin:$PATH" \
-		LD_LIBRARY_PATH="$inst/lib" OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
-		OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1 "$@")
-}
-script() { # script NAME BODY: a batch script owned by the user
-	printf '#!/bin/bash\n%s\n' "$2" >"$work/$1"
-	chmod 755 "$work/$1" && chown "$user:" "$work/$1"
-}
-submit() { asuser sbatch --parsable "$@" | cut -d';' -f1; }
-job_state() { squeue -h -j "$1" -t all -o %T 2>/dev/null | head -1; }
-wait_job() { # until the job and its epilogs are over
-	local i s
-	for i in $(seq 1 600); do
-		s=$(job_state "$1")
-		case "$s" in PENDING | CONFIGURING | RUNNING | COMPLETING | "") sleep 0.25 ;; *) return 0 ;; esac
-	done
-	echo "job $1 still $s"
-	return 1
-}
-node_reason() { sinfo -h -N -n "$1" -o '%E' | head -1; }
-owned_by_user() { [ -z "$(find "$1" ! -user "$user" -print -quit)" ]; }
+. "$cdir/lib.sh"
+cluster_setup "$(cd "${1:?usage: test-slurm.sh BUILD_DIR}" && pwd)" 5 timeout=20
 
 # ---- (e) the option exists; a job without it is untouched
 sbatch --help >"$base/help.txt" 2>&1

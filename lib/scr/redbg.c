@@ -1,0 +1,136 @@
+/* redbg.c - asynchronous redundancy (see redbg.h) */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agree.h"
+#include "api_util.h"
+#include "fault.h"
+#include "filemap.h"
+#include "log.h"
+#include "red.h"
+#include "redbg.h"
+
+struct redbg {
+    pthread_t thread;
+    scr_ctx_t *ctx;
+    reddesc_t *rd;
+    int id;
+    char dir[SCR_PATH_MAX];
+    double t0;   /* the output started */
+    double secs; /* start of output to the encode agreed */
+    int ok;
+    atomic_int done;
+};
+
+void redbg_init(scr_ctx_t *ctx)
+{
+    ctx->redbg = NULL;
+    ctx->bg_comm = MPI_COMM_NULL;
+    if (!config_get_int(ctx->cfg, "SCR_REDUNDANCY_ASYNC", 0))
+        return;
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    if (level < MPI_THREAD_MULTIPLE) {
+        if (ctx->rank == 0)
+            log_warn("SCR_REDUNDANCY_ASYNC=1 needs MPI_Init_thread with "
+                     "MPI_THREAD_MULTIPLE; the redundancy encode runs inside "
+                     "SCR_Complete_output");
+        return;
+    }
+    MPI_Comm_dup(ctx->comm, &ctx->bg_comm);
+}
+
+void redbg_fini(scr_ctx_t *ctx)
+{
+    redbg_poll(ctx, 1);
+    if (ctx->bg_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&ctx->bg_comm);
+}
+
+int redbg_usable(const scr_ctx_t *ctx, const reddesc_t *rd)
+{
+    return ctx->bg_comm != MPI_COMM_NULL && rd->type != RED_SINGLE;
+}
+
+int redbg_busy(const scr_ctx_t *ctx)
+{
+    return ctx->redbg != NULL;
+}
+
+/* the encode, then the verdict every rank agrees on, then COMPLETE */
+static void *redbg_main(void *arg)
+{
+    struct redbg *b = arg;
+    scr_ctx_t *ctx = b->ctx;
+    scr_error_t err = {""};
+    fault_point("redundancy.background", ctx->rank);
+    int ok = red_apply(ctx, b->rd, b->id, b->dir, ctx->bg_comm, &err) == 0;
+    int first = agree_first_failure(ctx->bg_comm, !ok);
+    if (first == ctx->rank)
+        log_err("SCR_Complete_output: redundancy of dataset %d (in the background): %s",
+                b->id, err.text[0] ? err.text : "failed");
+    ok = first == ctx->ranks;
+    fault_point("redundancy.background.done", ctx->rank); /* encoded, not marked */
+    kvtree_util_set_int(filemap_get_desc(ctx->filemap, b->id, "DSETDESC"), "COMPLETE",
+                        ok);
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0) {
+        log_err("SCR_Complete_output: %s", err.text);
+        ok = 0;
+    }
+    b->ok = ok;
+    b->secs = scr_now() - b->t0;
+    atomic_store(&b->done, 1);
+    return NULL;
+}
+
+int redbg_start(scr_ctx_t *ctx, reddesc_t *rd, int id, double t0)
+{
+    struct redbg *b = calloc(1, sizeof(*b));
+    int ok = b != NULL;
+    if (ok) {
+        b->ctx = ctx;
+        b->rd = rd;
+        b->id = id;
+        snprintf(b->dir, sizeof(b->dir), "%s", ctx->out.dir);
+        b->t0 = t0;
+        atomic_init(&b->done, 0);
+        ok = pthread_create(&b->thread, NULL, redbg_main, b) == 0;
+    }
+    int all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
+    if (all) {
+        ctx->redbg = b;
+        return 0;
+    }
+    if (ok) {
+        /* another rank has no thread: this one's encode cannot finish
+         * alone, and the caller is about to encode in place */
+        log_err("SCR_Complete_output: rank %d: no thread for the background "
+                "encode on some rank; aborting",
+                ctx->rank);
+        MPI_Abort(ctx->comm, 1);
+    }
+    free(b);
+    return -1;
+}
+
+int redbg_poll(scr_ctx_t *ctx, int wait)
+{
+    struct redbg *b = ctx->redbg;
+    if (!b)
+        return 0; /* encodes start and end collectively */
+    if (!wait) {
+        int done = atomic_load(&b->done), all;
+        MPI_Allreduce(&done, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
+        if (!all)
+            return 1;
+    }
+    pthread_join(b->thread, NULL);
+    ctx->redbg = NULL;
+    scr_output_settle(ctx, b->id, b->rd, b->ok, b->secs);
+    free(b);
+    return 0;
+}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# test-install.sh BUILD_DIR: install into a scratch prefix and build an
-# application against it with pkg-config, as a user would.
+# test-install.sh BUILD_DIR: install into a scratch prefix and build
+# applications against it with pkg-config and with CMake's find_package(SCR),
+# as a user would, and run the example as a one-rank MPI job (app.sh).
 # Usage: test-install.sh BUILD_DIR [CC [EXTRA_CFLAGS]]
 set -u
+. "$(dirname "$0")/app.sh"
 build=$1
 cc=${2:-cc}
 extra=${3:-}
@@ -49,5 +51,11 @@ if [ -f "$dest/include/scr.mod" ]; then
 	check "Fortran module installed" test -f "$dest/include/scr.mod"
 fi
 check "installed scr runs" sh -c '"$1/bin/scr" --version | grep -q "^scr "' sh "$dest"
+cmakedir=$(dirname "$pc")/../cmake/SCR
+cmakedir=$(cd "$cmakedir" 2>/dev/null && pwd)
+check "CMake package installed (SCRConfig.cmake, its version file, SCRTargets.cmake)" \
+	test -f "$cmakedir/SCRConfig.cmake" -a -f "$cmakedir/SCRConfigVersion.cmake" -a -f "$cmakedir/SCRTargets.cmake"
+export CMAKE_PREFIX_PATH=$dest
+app_checks "$dest/counter" "$cc" "$extra" "$cmakedir"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

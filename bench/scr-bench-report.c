@@ -217,6 +217,39 @@ static void print_against(FILE *out)
     }
 }
 
+/* issue 16, item 4: asynchronous redundancy (bench/run --async) */
+static void print_async(FILE *out)
+{
+    static const char *schemes[] = {"PARTNER", "XOR4", "XOR8", "RS2"};
+    int any = 0;
+    for (size_t t = 0; t < sizeof(schemes) / sizeof(schemes[0]); t++) {
+        const char *sc = schemes[t];
+        double bw = median_of("whole.async", sc, "ckpt_bw");
+        if (bw < 0)
+            continue;
+        if (!any++)
+            fprintf(out,
+                    "\nasynchronous redundancy (SCR_REDUNDANCY_ASYNC=1; medians):\n");
+        double sync = median_of("whole.ours", sc, "ckpt_bw");
+        double llnl = median_of("whole.llnl", sc, "ckpt_bw");
+        double comp = median_of("whole.async", sc, "complete_output");
+        double base = median_of("ckpt", sc, "baseline_write_fsync");
+        double bg = median_of("whole.async", sc, "redundancy_bg");
+        fprintf(out, "  %-8s %7.3f GB/s, %.2fx synchronous", sc, bw,
+                sync > 0 ? bw / sync : 0);
+        if (llnl > 0)
+            fprintf(out, ", %.2fx LLNL (target >= 1.5: %s)", bw / llnl,
+                    bw / llnl >= 1.5 ? "met" : "MISSED");
+        fprintf(out, "\n           Complete %.3f s", comp);
+        if (base > 0)
+            fprintf(out, " = %.3fx the baseline write (target <= 0.2: %s)", comp / base,
+                    comp / base <= 0.2 ? "met" : "MISSED");
+        if (bg > 0)
+            fprintf(out, "; encode done %.3f s after Start", bg);
+        fprintf(out, "\n");
+    }
+}
+
 /* rebuild relative to the same scheme's encode (Complete) */
 static void add_rebuild_ratios(void)
 {
@@ -405,6 +438,7 @@ int main(int argc, char **argv)
     add_against_ratios();
     print_table(stdout);
     print_against(stdout);
+    print_async(stdout);
     FILE *js = fopen(argv[2], "w"), *svg = fopen(argv[3], "w");
     if (!js || !svg) {
         perror("scr-bench-report: output");

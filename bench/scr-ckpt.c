@@ -12,12 +12,19 @@
  * before each checkpoint (an application's time step would).
  *
  *   scr-ckpt --bytes N --files F --reps R --json FILE --impl NAME
- *            --scheme NAME --label TEXT
+ *            --scheme NAME --label TEXT [--threads 1] [--compute-ms MS]
+ *
+ * --threads 1 initializes MPI with MPI_THREAD_MULTIPLE (asynchronous
+ * redundancy, SCR_REDUNDANCY_ASYNC=1, needs it); --compute-ms sleeps that
+ * long after each checkpoint, outside the timing, as an application's
+ * time step would, so background work has time to run.
  *
  * Rank 0 appends one JSON line (raw samples) per metric to FILE, phase
  * "whole.NAME": ckpt_whole (s), ckpt_bw (aggregate GB/s), the slowest
  * rank's start_output, route_and_write and complete_output (s), init and
- * finalize (s).
+ * finalize (s); and when the prefix's event log (SCR_LOG_ENABLE=1) has
+ * REDUNDANCY_END events, redundancy_bg: each background encode's end,
+ * seconds after its SCR_Start_output.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -32,7 +39,7 @@
 #define MAXREPS 64
 
 static struct {
-    int rank, ranks, reps, files;
+    int rank, ranks, reps, files, threads, compute_ms;
     long long bytes;
     const char *json, *impl, *scheme, *label;
 } c = {.reps = 5,
@@ -104,6 +111,10 @@ static void parse(int argc, char **argv)
             c.scheme = argv[i + 1];
         else if (!strcmp(argv[i], "--label"))
             c.label = argv[i + 1];
+        else if (!strcmp(argv[i], "--threads"))
+            c.threads = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--compute-ms"))
+            c.compute_ms = atoi(argv[i + 1]);
         else
             die(argv[i]);
     }
@@ -111,9 +122,39 @@ static void parse(int argc, char **argv)
         die("bad --reps, --files or --bytes");
 }
 
+/* rank 0: the secs of every REDUNDANCY_END event in the event log */
+static int bg_seconds(double *v, int max)
+{
+    FILE *fp = fopen(".scr/log", "r");
+    char line[2048];
+    int n = 0;
+    while (fp && n < max && fgets(line, sizeof(line), fp)) {
+        const char *s = strstr(line, " secs=");
+        if (strstr(line, "event=REDUNDANCY_END ") && s && strstr(line, " ok=1"))
+            v[n++] = atof(s + 6);
+    }
+    if (fp)
+        fclose(fp);
+    return n;
+}
+
+static void compute(void)
+{
+    struct timespec ts = {c.compute_ms / 1000, (long)(c.compute_ms % 1000) * 1000000};
+    if (c.compute_ms > 0)
+        nanosleep(&ts, NULL);
+}
+
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--threads") && atoi(argv[i + 1]))
+            MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    int up;
+    MPI_Initialized(&up);
+    if (!up)
+        MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c.ranks);
     parse(argc, argv);
@@ -135,6 +176,7 @@ int main(int argc, char **argv)
         bw[i] = (double)c.bytes * c.ranks / secs[i] / 1e9;
         for (int k = 0; k < 3; k++)
             part[k][i] = p[k];
+        compute();
     }
     t0 = bench_now();
     SCR_Finalize();
@@ -146,6 +188,10 @@ int main(int argc, char **argv)
     emit("complete_output", part[2], c.reps, "s");
     emit("init", &init, 1, "s");
     emit("finalize", &fin, 1, "s");
+    double bg[MAXREPS];
+    int nbg = c.rank == 0 ? bg_seconds(bg, MAXREPS) : 0;
+    if (nbg > 0)
+        emit("redundancy_bg", bg, nbg, "s");
     free(buf);
     MPI_Finalize();
     return 0;

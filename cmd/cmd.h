@@ -18,6 +18,7 @@ int cmd_print(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_halt(int argc, char **argv);
 int cmd_flush_file(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_prerun(int argc, char **argv);
 int cmd_postrun(int argc, char **argv);

@@ -36,9 +36,11 @@ static int halt_list(const char *prefix)
         long secs;
         if (v && (strcmp(k, "ExitAfter") == 0 || strcmp(k, "ExitBefore") == 0) &&
             sscanf(v, "%ld", &secs) == 1) {
-            char buf[64];
+            char buf[64] = "out of range";
             time_t tt = secs;
-            strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", localtime(&tt));
+            struct tm tm;
+            if (localtime_r(&tt, &tm)) /* NULL past year 2^31 */
+                strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
             printf("%s: %s (%s)\n", k, buf, v);
         } else
             printf("%s: %s\n", k, v ? v : "");

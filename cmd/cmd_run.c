@@ -2,6 +2,11 @@
  * (guide 2.23-2.25, 2.33): launch the application, relaunch it inside the
  * allocation after a failure without the nodes that failed, then make sure
  * the newest checkpoint reaches the prefix.
+ *
+ * A run uses the node count of the user's -N, else the job's nodes minus
+ * SCR_SPARES (set by `--scr-spares=N`), on the first healthy nodes in the
+ * job's order; the rest wait as spares for a relaunch.  Without either, the
+ * launcher gets every healthy node.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +90,40 @@ static int run_needed(const cmd_job_t *j)
     return n;
 }
 
+/* the nodes a run uses (0: every healthy one, the launcher decides), or -1
+ * when SCR_SPARES is bad; *user tells whether the user's -N said it */
+static int run_want(const cmd_job_t *j, int uargc, char **uargv, int *user)
+{
+    int n = launch_user_nodes(j->launcher, uargc, uargv);
+    *user = n > 0;
+    const char *env = getenv("SCR_SPARES");
+    if (n > 0 || !env || !*env)
+        return n;
+    char *end;
+    long spares = strtol(env, &end, 10);
+    int all = nodelist_count(j->nodes);
+    if (*end || end == env || spares < 0) {
+        fprintf(stderr, "scr run: SCR_SPARES=%s is not a number of nodes\n", env);
+        return -1;
+    }
+    if (spares >= all) {
+        fprintf(stderr,
+                "scr run: SCR_SPARES=%s leaves none of the job's %d nodes to run on\n",
+                env, all);
+        return -1;
+    }
+    return all - (int)spares;
+}
+
+/* the first n of live, in the job's order */
+static nodelist_t *run_pick(const nodelist_t *live, int n)
+{
+    nodelist_t *use = nodelist_new();
+    for (int i = 0; i < nodelist_count(live) && i < n; i++)
+        nodelist_append(use, nodelist_nth(live, i));
+    return use;
+}
+
 int cmd_run(int argc, char **argv)
 {
     int first = 1;
@@ -96,10 +135,15 @@ int cmd_run(int argc, char **argv)
     if (cmd_job_init(&j, "run", 1) < 0)
         return 1;
     const char *runs_env = getenv("SCR_RUNS");
-    int runs = runs_env && *runs_env ? atoi(runs_env) : 1, rc = 1, attempt;
+    int runs = runs_env && *runs_env ? atoi(runs_env) : 1, rc = 1, attempt, user_n;
+    int want = run_want(&j, argc - first, argv + first, &user_n);
     char reason[256];
+    if (want < 0) {
+        cmd_job_free(&j);
+        return 1;
+    }
     for (attempt = 1; runs < 0 || attempt <= runs; attempt++) {
-        nodelist_t *live = NULL;
+        nodelist_t *live = NULL, *use = NULL;
         if (run_halted(&j, attempt > 1, reason, sizeof(reason))) {
             printf("scr run: halt condition holds (%s); not launching\n", reason);
             break;
@@ -108,18 +152,26 @@ int cmd_run(int argc, char **argv)
          * what the last run used */
         const char *min = getenv("SCR_MIN_NODES");
         int needed = attempt > 1 || (min && *min) ? run_needed(&j) : 0;
+        /* a count the user gave is a must; the one from the spares too,
+         * unless SCR_MIN_NODES allows fewer */
+        if (want > needed && (user_n || !(min && *min)))
+            needed = want;
         if (run_plan(&j, needed, &live) < 0) {
             nodelist_delete(&live);
             break;
         }
+        if (want > 0)
+            use = run_pick(live, want);
+        launch_where_t where = {use ? use : live, j.down, use != NULL, !user_n};
         argv_t cmd = {0};
-        j.launcher->app(j.launcher, &cmd, live, j.down, argc - first, argv + first);
-        char *hosts = nodelist_compress(live);
+        j.launcher->app(j.launcher, &cmd, &where, argc - first, argv + first);
+        char *hosts = nodelist_compress(where.nodes);
         printf("scr run: run %d on %s\n", attempt, hosts);
         fflush(stdout);
         free(hosts);
         rc = launch_run(cmd.argv, NULL);
         argv_free(&cmd);
+        nodelist_delete(&use);
         nodelist_delete(&live);
         /* the halt file that tells whether the run finished is in its prefix */
         lifecycle_use_recorded(&j.o, NULL);

@@ -49,13 +49,17 @@ static void add_list(argv_t *out, const char *opt, const nodelist_t *hl)
     free(s);
 }
 
-static void srun_app(const launcher_t *l, argv_t *out, const nodelist_t *live,
-                     const nodelist_t *exclude, int uargc, char **uargv)
+static void srun_app(const launcher_t *l, argv_t *out, const launch_where_t *w, int uargc,
+                     char **uargv)
 {
     (void)l;
-    (void)live;
     argv_add(out, "srun");
-    add_list(out, "--exclude", exclude);
+    if (w->exact && w->add_count)
+        argv_addf(out, "--nodes=%d", nodelist_count(w->nodes));
+    if (w->exact)
+        add_list(out, "--nodelist", w->nodes);
+    else
+        add_list(out, "--exclude", w->exclude);
     for (int i = 0; i < uargc; i++)
         argv_add(out, uargv[i]);
 }
@@ -99,14 +103,13 @@ static void mpirun_hosts(argv_t *out, const nodelist_t *hl, const char *slots)
     free(s);
 }
 
-static void mpirun_app(const launcher_t *l, argv_t *out, const nodelist_t *live,
-                       const nodelist_t *exclude, int uargc, char **uargv)
+static void mpirun_app(const launcher_t *l, argv_t *out, const launch_where_t *w,
+                       int uargc, char **uargv)
 {
     (void)l;
-    (void)exclude;
     const char *slots = getenv("SCR_SLOTS_PER_NODE");
     mpirun_base(out);
-    mpirun_hosts(out, live, slots && *slots ? slots : "64");
+    mpirun_hosts(out, w->nodes, slots && *slots ? slots : "64");
     for (int i = 0; i < uargc; i++)
         argv_add(out, uargv[i]);
 }
@@ -125,16 +128,18 @@ static void mpirun_per_node(const launcher_t *l, argv_t *out, const nodelist_t *
         argv_add(out, argv[i]);
 }
 
-static void flux_app(const launcher_t *l, argv_t *out, const nodelist_t *live,
-                     const nodelist_t *exclude, int uargc, char **uargv)
+static void flux_app(const launcher_t *l, argv_t *out, const launch_where_t *w, int uargc,
+                     char **uargv)
 {
     (void)l;
-    (void)live;
     argv_add(out, "flux");
     argv_add(out, "run");
-    if (nodelist_count(exclude) > 0) {
-        char *s = nodelist_compress(exclude);
-        argv_addf(out, "--requires=-host:%s", s);
+    if (w->exact && w->add_count)
+        argv_addf(out, "--nodes=%d", nodelist_count(w->nodes));
+    const nodelist_t *hl = w->exact ? w->nodes : w->exclude;
+    if (nodelist_count(hl) > 0) {
+        char *s = nodelist_compress(hl);
+        argv_addf(out, "--requires=%shost:%s", w->exact ? "" : "-", s);
         free(s);
     }
     for (int i = 0; i < uargc; i++)
@@ -157,10 +162,30 @@ static void flux_per_node(const launcher_t *l, argv_t *out, const nodelist_t *no
 }
 
 static const launcher_t launchers[] = {
-    {"flux", flux_app, flux_per_node, 0},
-    {"srun", srun_app, srun_per_node, 0},
-    {"mpirun", mpirun_app, mpirun_per_node, 1},
+    {"flux", flux_app, flux_per_node, 0, 1},
+    {"srun", srun_app, srun_per_node, 0, 1},
+    {"mpirun", mpirun_app, mpirun_per_node, 1, 0},
 };
+
+int launch_user_nodes(const launcher_t *l, int uargc, char **uargv)
+{
+    for (int i = 0; l->nodes_opt && i < uargc && uargv[i][0] == '-'; i++) {
+        const char *a = uargv[i], *v = NULL;
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strcmp(a, "-N") == 0 || strcmp(a, "--nodes") == 0)
+            v = i + 1 < uargc ? uargv[++i] : NULL;
+        else if (strncmp(a, "-N", 2) == 0)
+            v = a + 2;
+        else if (strncmp(a, "--nodes=", 8) == 0)
+            v = a + 8;
+        else if (strlen(a) == 2 && i + 1 < uargc && uargv[i + 1][0] != '-')
+            i++; /* the value of "-n 8" */
+        if (v)
+            return atoi(v) > 0 ? atoi(v) : 0;
+    }
+    return 0;
+}
 
 const launcher_t *launch_get(const char *name)
 {

@@ -18,23 +18,40 @@ void argv_add(argv_t *a, const char *s);
 void argv_addf(argv_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void argv_free(argv_t *a);
 
+/* where a run of the application goes */
+typedef struct {
+    const nodelist_t *nodes;   /* the live nodes; with exact, the ones to use */
+    const nodelist_t *exclude; /* the job's nodes that are down */
+    int exact;                 /* run on exactly nodes, not where the launcher likes */
+    int add_count;             /* also pass their count (the user's options have none) */
+} launch_where_t;
+
 typedef struct launcher launcher_t;
 struct launcher {
     const char *name;
-    /* the application on live nodes (all of the job's nodes minus exclude),
-     * with the user's launcher options and the application argv */
-    void (*app)(const launcher_t *l, argv_t *out, const nodelist_t *live,
-                const nodelist_t *exclude, int uargc, char **uargv);
+    /* the application where w says, with the user's launcher options and
+     * the application argv */
+    void (*app)(const launcher_t *l, argv_t *out, const launch_where_t *w, int uargc,
+                char **uargv);
     /* argv once on each of nodes */
     void (*per_node)(const launcher_t *l, argv_t *out, const nodelist_t *nodes, int argc,
                      char **argv);
     /* 1 if one unreachable node fails the whole launch (mpirun): health
      * checks then go node by node */
     int all_or_nothing;
+    /* 1 if -N / --nodes is the launcher's node count (srun, flux run; not
+     * Open MPI's mpirun, where -N is processes per node) */
+    int nodes_opt;
 };
 
 /* by name (srun, mpirun), or NULL: from SCR_LAUNCHER / the environment */
 const launcher_t *launch_get(const char *name);
+
+/* the node count the user's launcher options ask for (-N4, -N 4, --nodes=4;
+ * of a range 4-6 the 4), else 0.  The options end at "--" or at the first
+ * word that is not an option, unless it follows a two-letter option
+ * ("-n 8"): the application's own -N is not taken for the launcher's. */
+int launch_user_nodes(const launcher_t *l, int uargc, char **uargv);
 
 /* run argv (NULL-terminated); stdout lines go to out_lines if not NULL
  * (caller frees), else through.  Returns the exit status (128+sig if killed). */

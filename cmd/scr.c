@@ -1,8 +1,11 @@
 /* scr.c - the scr command: dispatch to subcommands */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "progress.h"
 #include "scr_build.h"
 
 static int cmd_help(int argc, char **argv);
@@ -11,7 +14,8 @@ static const cmd_t commands[] = {
     {"help", cmd_help, "scr help [COMMAND]", "show commands or one command's usage"},
     {"print", cmd_print, "scr print FILE...",
      "print SCR metadata (kvtree) files as trees, FTI-FF checkpoint files as blocks"},
-    {"config", cmd_config, "scr config [--system-file PATH] --list | KEY...",
+    {"config", cmd_config,
+     "scr config [--system-file PATH] --list [--format=text|scdoc] | KEY...",
      "list parameters, or show a parameter's value and where it came from"},
     {"halt", cmd_halt,
      "scr halt [--prefix DIR] [--checkpoints N] [--before TIME] [--after TIME] "
@@ -23,6 +27,10 @@ static const cmd_t commands[] = {
      "scr flush-file [--prefix DIR] --latest | --needflush ID | --location ID | --subdir "
      "ID",
      "ask the flush file where datasets are (cache, prefix)"},
+    {"report", cmd_report,
+     "scr report [--prefix DIR] [--job ID] [--html FILE | --svg FILE]",
+     "summarize the event log: runs, checkpoints, flushes, restarts, failures; "
+     "--html writes a page with a timeline, --svg the timeline alone"},
 #ifdef SCR_HAVE_NODE_TOOLS
     {"run", cmd_run, "scr run [LAUNCHER-OPTIONS...] [--] APP [ARGS...]",
      "launch the application (srun, mpirun), relaunch it after a failure without the "
@@ -88,8 +96,25 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
+/* progress lines of long copies (scavenge, rebuild; progress.h) for
+ * someone watching: on a terminal, or with SCR_DEBUG>=1 */
+static void cmd_progress_init(void)
+{
+    const char *debug = getenv("SCR_DEBUG"), *v = getenv("SCR_PROGRESS_SECONDS");
+    double secs = 0;
+    if (!isatty(STDERR_FILENO) && !(debug && atoi(debug) >= 1))
+        return;
+    if (progress_parse_interval(v, &secs) < 0) {
+        fprintf(stderr,
+                "scr: SCR_PROGRESS_SECONDS=%s is not a number of seconds; using 1\n", v);
+        secs = 1;
+    }
+    progress_enable(secs, NULL, NULL);
+}
+
 int main(int argc, char **argv)
 {
+    cmd_progress_init();
 #ifdef SCR_HAVE_NODE_TOOLS
     const char *base = strrchr(argv[0], '/');
     if (strcmp(base ? base + 1 : argv[0], "scr_srun") == 0)

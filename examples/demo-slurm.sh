@@ -3,17 +3,23 @@
 # five simulated nodes survives the loss of a node.
 #
 #  1. munge, slurmctld and a slurmd per simulated node start; the SCR SPANK
-#     plugin is in plugstack.conf.  Jobs run as the user scrtest.
-#  2. The job (sbatch --scr=on --no-kill -N5) runs `scr run srun -N4 -n8 app`.
-#     The app checkpoints every 2 steps into each node's /dev/shm, XOR across
-#     nodes.  Mid-run node3 dies (every process killed, its storage wiped).
+#     plugin is in plugstack.conf, slurmctld loads job_submit/scr.  Jobs run
+#     as the user scrtest.
+#  2. The job (sbatch --scr=on --scr-spares=1 -N4 --ntasks-per-node=2) gets
+#     five nodes, one of them a spare, and is not killed when a node fails;
+#     it runs `scr run --mpi=pmix app` (8 ranks on node1-4).  The app
+#     checkpoints every 2 steps into each node's /dev/shm, XOR across nodes.
+#     Mid-run node3 dies (every process killed, its storage wiped).
 #  3. scr run sees the failed run, finds node3 down, relaunches on the four
 #     healthy nodes (node5 was the spare); SCR rebuilds node3's ranks from XOR
 #     and the app restarts where it was, checking every byte.  After the run
 #     postrun scavenges the last checkpoint to the prefix.
 #  4. A second job on other nodes restarts from the prefix.
+#
+# SCR_INSTALLED=/usr demo-slurm.sh: the same with SCR as installed there (the
+# Debian packages), not a build: both plugins from Slurm's plugin directory,
+# scr and the library from the system's paths.
 set -euo pipefail
-build=$(cd "${1:?usage: demo-slurm.sh BUILD_DIR}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 cluster=$top/tests/cluster/slurmcluster
 base=/var/tmp/scr-demo
@@ -22,23 +28,32 @@ user=scrtest
 rm -rf "$base"
 mkdir -p "$base/work"
 chmod 755 "$base"
-cmake --install "$build" --prefix "$base/inst" >/dev/null
+if [ -n "${SCR_INSTALLED:-}" ]; then
+	inst=$SCR_INSTALLED bindir=() paths=()
+	plugin=$(ls "$inst"/lib/*/slurm-wlm/scr.so "$inst/lib64/slurm/scr.so" "$inst/lib/slurm/scr.so" 2>/dev/null | head -1 || true)
+	[ -n "$plugin" ] || { echo "demo: no SPANK plugin installed under $inst"; exit 1; }
+else
+	build=$(cd "${1:?usage: demo-slurm.sh BUILD_DIR, or SCR_INSTALLED=PREFIX demo-slurm.sh}" && pwd)
+	inst=$base/inst plugin=$base/inst/lib/slurm/scr.so bindir=("bindir=$base/inst/sbin")
+	paths=(PATH="$inst/bin:$PATH" LD_LIBRARY_PATH="$inst/lib")
+	cmake --install "$build" --prefix "$inst" >/dev/null
+fi
+example=$inst/libexec/scr/scr_example
 say() { printf '\n== %s\n' "$*"; }
 
-say "starting Slurm: munge, slurmctld, slurmd on node1..node5 (plugin: $base/inst/lib/slurm/scr.so)"
-"$cluster" start "$base/cluster" 5 "$base/inst/lib/slurm/scr.so" "bindir=$base/inst/sbin"
+say "starting Slurm: munge, slurmctld, slurmd on node1..node5 (plugins: $plugin, job_submit/scr)"
+SCR_CLUSTER_JOB_SUBMIT=1 "$cluster" start "$base/cluster" 5 "$plugin" "${bindir[@]}"
 export SLURM_CONF=$base/cluster/slurm.conf
 chown "$user:" "$base/work"
 sinfo
 cat >"$base/work/job.sh" <<JOB
 #!/bin/bash
 export SCR_RUNS=3
-scr run -N4 -n8 --mpi=pmix $base/inst/libexec/scr/scr_example --steps 24 --every 2 --sleep-ms 400
+scr run --mpi=pmix $example --steps 24 --every 2 --sleep-ms 400
 JOB
 chmod 755 "$base/work/job.sh" && chown "$user:" "$base/work/job.sh"
 asuser() {
-	(cd "$base/work" && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" \
-		PATH="$base/inst/bin:$PATH" LD_LIBRARY_PATH="$base/inst/lib" SCR_FLUSH=0 \
+	(cd "$base/work" && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" "${paths[@]}" SCR_FLUSH=0 \
 		OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
 		OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1 "$@")
 }
@@ -48,8 +63,8 @@ wait_job() {
 	done
 }
 
-say "sbatch --scr=on --no-kill -N5 job.sh   (as $user)"
-job=$(asuser sbatch --parsable --scr=on --no-kill -N5 --ntasks-per-node=2 -o job.out job.sh)
+say "sbatch --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 job.sh   (as $user)"
+job=$(asuser sbatch --parsable --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 -o job.out job.sh)
 until grep -q 'checkpoint step.8 complete' "$base/work/job.out" 2>/dev/null; do sleep 0.3; done
 say "node3 dies"
 "$cluster" kill "$base/cluster" node3
@@ -61,7 +76,7 @@ sinfo
 say "every node's cache is gone now; a new job on node1,node2,node4,node5 restarts from the prefix"
 cat >"$base/work/job2.sh" <<JOB
 #!/bin/bash
-srun --mpi=pmix $base/inst/libexec/scr/scr_example --steps 30 --every 2 --expect-restart
+srun --mpi=pmix $example --steps 30 --every 2 --expect-restart
 JOB
 chmod 755 "$base/work/job2.sh" && chown "$user:" "$base/work/job2.sh"
 job2=$(asuser sbatch --parsable --scr=on -N4 -n8 -w 'node[1-2,4-5]' -o job2.out job2.sh)

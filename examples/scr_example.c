@@ -22,6 +22,8 @@
  *   --tolerate 1       a failed write (full cache) marks the checkpoint
  *                      invalid and the run goes on, instead of aborting
  *   --exit-status N    after a normal finish (SCR_Finalize), exit with N
+ *   --threads 1        MPI_Init_thread(MPI_THREAD_MULTIPLE), as
+ *                      SCR_REDUNDANCY_ASYNC=1 needs
  *
  * After each checkpoint it asks SCR_Should_exit and stops early when told.
  * Exits 0 when it reached --steps with every check passed.
@@ -242,6 +244,8 @@ static void parse(int argc, char **argv)
             app.tolerate = (int)v;
         else if (!strcmp(argv[i], "--exit-status"))
             app.exit_status = (int)v;
+        else if (!strcmp(argv[i], "--threads"))
+            continue; /* read before MPI_Init */
         else
             fail("unknown option", argv[i]);
     }
@@ -250,7 +254,15 @@ static void parse(int argc, char **argv)
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows up as it happens */
-    MPI_Init(&argc, &argv);
+    /* --threads 1: MPI_THREAD_MULTIPLE, which SCR_REDUNDANCY_ASYNC=1 needs */
+    int threads = 0, provided;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--threads"))
+            threads = atoi(argv[i + 1]);
+    if (threads)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &app.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &app.ranks);
     parse(argc, argv);

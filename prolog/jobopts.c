@@ -1,5 +1,7 @@
 /* jobopts.c - settings of scr-prolog / scr-epilog */
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,33 +26,59 @@ static const char *env_first(const char *a, const char *b, const char *c)
 static int jobopts_bases(jobopts_t *o, const char *list, scr_error_t *err)
 {
     char *copy = strdup(list), *save = NULL;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (t[0] != '/' || o->ncache == JOBOPTS_MAX_BASES) {
-            free(copy);
-            return errprintf(err, "--cache-base: '%s' is not an absolute directory", t);
-        }
-        o->cache_base[o->ncache++] = path_strdup_reduce_str(t);
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && rc == 0;
+         t = strtok_r(NULL, ",", &save)) {
+        if (t[0] != '/')
+            rc = errprintf(err, "--cache-base: '%s' is not an absolute directory", t);
+        else if (o->ncache == JOBOPTS_MAX_BASES)
+            rc = errprintf(err, "--cache-base: more than %d directories",
+                           JOBOPTS_MAX_BASES);
+        else
+            o->cache_base[o->ncache++] = path_strdup_reduce_str(t);
     }
-    free(copy);
-    return 0;
+    free(copy); /* after the message: t points into it */
+    if (rc == 0 && o->ncache == 0)
+        rc = errprintf(err, "--cache-base: '%s' names no directory", list);
+    return rc;
+}
+
+/* a user or group id: decimal digits only, in range ((uid_t)-1 means none) */
+static int jobopts_id(const char *s, unsigned long *id)
+{
+    char *end;
+    if (!*s || s[strspn(s, "0123456789")] != '\0')
+        return -1;
+    errno = 0;
+    *id = strtoul(s, &end, 10);
+    return errno || *id >= (unsigned long)(uid_t)-1 ? -1 : 0;
 }
 
 static int jobopts_user(jobopts_t *o, const char *uid, const char *gid, scr_error_t *err)
 {
-    char *end;
-    unsigned long u = strtoul(uid, &end, 10);
-    if (!*uid || *end)
+    unsigned long u, g = 0;
+    if (jobopts_id(uid, &u) < 0)
         return errprintf(err, "--uid: '%s' is not a user id", uid);
+    if (gid && jobopts_id(gid, &g) < 0)
+        return errprintf(err, "--gid: '%s' is not a group id", gid);
     struct passwd *pw = getpwuid((uid_t)u);
     if (!pw)
         return errprintf(err, "--uid: no user with id %lu", u);
     o->uid = (uid_t)u;
-    o->gid = gid ? (gid_t)strtoul(gid, NULL, 10) : pw->pw_gid;
+    o->gid = gid ? (gid_t)g : pw->pw_gid;
     snprintf(o->user, sizeof(o->user), "%s", pw->pw_name);
     return 0;
 }
 
-int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
+/* seconds the epilog waits: a number an end of waiting can be found for */
+static int jobopts_seconds(const char *s, double *secs)
+{
+    char *end;
+    *secs = strtod(s, &end);
+    return end == s || *end || !isfinite(*secs) || *secs < 0 ? -1 : 0;
+}
+
+static int jobopts_parse_all(jobopts_t *o, int argc, char **argv, scr_error_t *err)
 {
     static const struct option longopts[] = {
         {"job", 1, 0, 'j'},        {"uid", 1, 0, 'u'},
@@ -68,7 +96,7 @@ int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
     o->timeout = 60;
     gethostname(o->host, sizeof(o->host) - 1);
     int c;
-    optind = 1;
+    optind = 0; /* a full restart of getopt, whatever an earlier parse left */
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'j':
@@ -93,7 +121,9 @@ int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
             cap = optarg;
             break;
         case 't':
-            o->timeout = atof(optarg);
+            if (jobopts_seconds(optarg, &o->timeout) < 0)
+                return errprintf(err, "--timeout: '%s' is not a number of seconds",
+                                 optarg);
             break;
         case 's':
             snprintf(o->sched, sizeof(o->sched), "%s", optarg);
@@ -132,6 +162,14 @@ int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
     snprintf(o->cntl_base, sizeof(o->cntl_base), "%s", reduced ? reduced : cntl);
     free(reduced);
     return 0;
+}
+
+int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err)
+{
+    if (jobopts_parse_all(o, argc, argv, err) == 0)
+        return 0;
+    jobopts_free(o); /* callers that exit on an error need not */
+    return -1;
 }
 
 void jobopts_free(jobopts_t *o)

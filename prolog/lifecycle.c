@@ -1,4 +1,5 @@
 /* lifecycle.c - node prolog and epilog */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <time.h>
 
 #include "dsindex.h"
+#include "fault.h"
 #include "io.h"
 #include "jobrec.h"
 #include "lifecycle.h"
@@ -92,8 +94,11 @@ static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, 
     FILE *fp = fopen(path, "ae");
     if (!fp)
         return;
-    fprintf(fp, "%s %ld event=%s job=%s user=%s host=%s %s\n", ts, (long)time(NULL), name,
-            o->jobid, o->user, o->host, msg);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    fprintf(fp, "%s %ld event=%s job=%s user=%s host=%s time=%ld.%03ld %s\n", ts,
+            (long)now.tv_sec, name, o->jobid, o->user, o->host, (long)now.tv_sec,
+            now.tv_nsec / 1000000, msg);
     fclose(fp);
 }
 
@@ -140,10 +145,133 @@ static nodelist_t *lifecycle_run_live(const nodelist_t *live, const nodelist_t *
     return both;
 }
 
-static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir, int id,
-                                 const nodelist_t *live, int *indexed)
+/* the live set of an epilog that could not ask the scheduler: nobody is
+ * ever elected, since an empty set would elect the first node while others
+ * still copy */
+static const char LIFECYCLE_NOBODY[] = "(unknown)";
+
+/* the job's directories on this node, <base>/<user>/scr.<jobid>: of every
+ * cache base the job was given and every store its runs recorded (jobrec.h),
+ * dirs[0..ncache), then of the control base */
+typedef struct {
+    char **dirs;
+    int n, ncache;
+} trees_t;
+
+static void trees_add(const jobopts_t *o, trees_t *t, const char *base)
+{
+    char dir[4200];
+    jobopts_job_dir(o, base, dir, sizeof(dir));
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->dirs[i], dir) == 0)
+            return;
+    char **more = realloc(t->dirs, sizeof(char *) * (size_t)(t->n + 1));
+    if (more && (more[t->n] = strdup(dir)))
+        t->n++;
+    if (more)
+        t->dirs = more;
+}
+
+static void trees_get(const jobopts_t *o, const char *cntldir, trees_t *t)
+{
+    char **stores = NULL;
+    const char *base;
+    int is_cache;
+    scr_error_t err;
+    memset(t, 0, sizeof(*t));
+    for (int i = 0; (base = jobopts_base(o, i, &is_cache)); i++)
+        if (is_cache)
+            trees_add(o, t, base);
+    int n = jobrec_read_stores(cntldir, &stores, &err);
+    if (n < 0)
+        log_warn("job %s on %s: %s; cleaning only the configured stores", o->jobid,
+                 o->host, err.text);
+    for (int i = 0; i < n; i++)
+        trees_add(o, t, stores[i]);
+    jobrec_free_stores(stores, n);
+    t->ncache = t->n;
+    for (int i = 0; (base = jobopts_base(o, i, &is_cache)); i++)
+        if (!is_cache)
+            trees_add(o, t, base);
+}
+
+static void trees_free(trees_t *t)
+{
+    node_free_dirs(t->dirs, t->n);
+    memset(t, 0, sizeof(*t));
+}
+
+/* One try of the scavenge: copy this node's part of dataset *id (when < 0,
+ * the newest complete checkpoint below `below`; stays -1 if none), mark,
+ * the partner round, and index when elected, recording the verdict
+ * (*index_id: the dataset indexed, *indexed: 1 ok, -1 not).  Returns -1 if
+ * some file could not be copied. */
+static int lifecycle_try(const jobopts_t *o, const char *cntldir, const trees_t *t,
+                         int try, int *id, int below, const nodelist_t *live,
+                         int *index_id, int *indexed)
 {
     scr_error_t err = {""};
+    if (*id < 0 && scavenge_pick_below(o->prefix, cntldir, below, id, &err) < 0)
+        log_err("scavenge: %s", err.text);
+    int rc = 0;
+    scavenge_t s = {
+        o->prefix, cntldir, o->host, *id, 0, 0, 0, 0, (const char *const *)t->dirs,
+        t->ncache};
+    /* each error is logged where it happens: a mark's lookup of a file not
+     * yet there leaves a message in err that is no error */
+    if (*id >= 0 && scavenge_own(&s, &err) < 0)
+        rc = (log_err("scavenge: %s", err.text), -1);
+    fault_point("scavenge.copied", -1); /* COPIED not marked */
+    /* a node with nothing to copy still marks, or nobody would be elected */
+    if (scavenge_mark_try(o->prefix, o->jobid, try, o->host, "COPIED", *id, NULL, NULL,
+                          &err) < 0)
+        rc = (log_err("scavenge: %s", err.text), -1);
+    if (*id >= 0 && s.partner_ranks > 0 && live) {
+        if (scavenge_wait_try(o->prefix, o->jobid, try, "COPIED", live, o->timeout) != 0)
+            log_warn("scavenge: not every live node copied its part within %.0f s",
+                     o->timeout);
+        if (scavenge_partners(&s, &err) < 0)
+            rc = (log_err("scavenge: %s", err.text), -1);
+    }
+    if (scavenge_mark_try(o->prefix, o->jobid, try, o->host, "FINISHED", *id, live,
+                          index_id, &err) < 0)
+        log_err("scavenge: %s", err.text);
+    if (*id >= 0)
+        epilog_event(o, "SCAVENGE", "dset=%d files=%d failed=%d bytes=%llu", *id, s.files,
+                     s.failed, s.bytes);
+    fault_point("scavenge.finished", -1); /* FINISHED marked, not indexed */
+    if (*index_id >= 0) {
+        *indexed = lifecycle_index(o, *index_id) == 0 ? 1 : -1;
+        if (scavenge_verdict(o->prefix, o->jobid, try, *index_id, *indexed == 1, &err) <
+            0)
+            log_err("scavenge: %s", err.text);
+    }
+    return rc;
+}
+
+/* the dataset a try could not recover, which the nodes then fall back
+ * from; -1 when it was indexed, or nobody says within the timeout */
+static int lifecycle_failed(const jobopts_t *o, int try, int index_id, int indexed)
+{
+    int id = -1, ok = 1;
+    if (index_id >= 0) /* this node indexed */
+        return indexed < 0 ? index_id : -1;
+    if (scavenge_verdict_wait(o->prefix, o->jobid, try, o->timeout, &id, &ok) != 0) {
+        log_warn("scavenge: no word within %.0f s whether the dataset was indexed; not "
+                 "falling back to an older checkpoint",
+                 o->timeout);
+        return -1;
+    }
+    return ok ? -1 : id;
+}
+
+/* at most this many tries: the newest checkpoint and older ones */
+#define LIFECYCLE_TRIES 4
+
+static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir,
+                                 const trees_t *t, int id, const nodelist_t *live,
+                                 int *indexed)
+{
     if (!o->prefix[0]) {
         /* a job without a checkpoint in this node's cache has nothing to lose */
         if (scavenge_pick("", cntldir, &id, NULL) == 0)
@@ -152,37 +280,35 @@ static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir, int id
                 o->host);
         return -1;
     }
-    if (id < 0 && scavenge_pick(o->prefix, cntldir, &id, &err) < 0)
-        log_err("scavenge: %s", err.text);
-    int rc = 0;
-    scavenge_t s = {o->prefix, cntldir, o->host, id, 0, 0, 0, 0};
-    if (id >= 0)
-        rc = scavenge_own(&s, &err);
-    /* a node with nothing to copy still marks, or nobody would be elected */
-    if (scavenge_mark(o->prefix, o->jobid, o->host, "COPIED", id, NULL, NULL, &err) < 0)
-        rc = -1;
-    if (id >= 0 && s.partner_ranks > 0 && live) {
-        if (scavenge_wait(o->prefix, o->jobid, "COPIED", live, o->timeout) != 0)
-            log_warn("scavenge: not every live node copied its part within %.0f s",
-                     o->timeout);
-        if (scavenge_partners(&s, &err) < 0)
+    int rc = 0, below = INT_MAX;
+    int known = live && nodelist_find(live, LIFECYCLE_NOBODY) < 0;
+    nodelist_t *nodes = NULL;
+    for (int try = 0; try < LIFECYCLE_TRIES; try++) {
+        int index_id = -1, mine = try == 0 ? id : -1;
+        if (lifecycle_try(o, cntldir, t, try, &mine, below, nodes ? nodes : live,
+                          &index_id, indexed) < 0 &&
+            try == 0)
             rc = -1;
+        int failed =
+            mine >= 0 && known ? lifecycle_failed(o, try, index_id, *indexed) : -1;
+        if (failed < 0)
+            break;
+        log_msg("scavenge: dataset %d of job %s cannot be recovered; trying the newest "
+                "older checkpoint",
+                failed, o->jobid);
+        below = failed;
+        *indexed = 0;
+        nodelist_t *copiers = scavenge_copiers(o->prefix, o->jobid, try);
+        nodelist_delete(&nodes);
+        nodes = nodelist_intersect(copiers, live);
+        nodelist_delete(&copiers);
     }
-    if (rc < 0)
-        log_err("scavenge: %s", err.text);
-    int index_id = -1;
-    if (scavenge_mark(o->prefix, o->jobid, o->host, "FINISHED", id, live, &index_id,
-                      &err) < 0)
-        log_err("scavenge: %s", err.text);
-    if (id >= 0)
-        epilog_event(o, "SCAVENGE", "dset=%d files=%d failed=%d bytes=%llu", id, s.files,
-                     s.failed, s.bytes);
-    if (index_id >= 0)
-        *indexed = lifecycle_index(o, index_id) == 0 ? 1 : -1;
+    nodelist_delete(&nodes);
     return rc;
 }
 
-int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *indexed)
+static int lifecycle_scavenge_trees(const jobopts_t *o, const trees_t *t, int id,
+                                    const nodelist_t *live, int *indexed)
 {
     char cntldir[4200];
     *indexed = 0;
@@ -194,10 +320,22 @@ int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *
     *use = *o;
     if (lifecycle_use_recorded(use, &nodes))
         run_live = lifecycle_run_live(live, nodes);
-    int rc = lifecycle_scavenge_at(use, cntldir, id, run_live ? run_live : live, indexed);
+    int rc =
+        lifecycle_scavenge_at(use, cntldir, t, id, run_live ? run_live : live, indexed);
     nodelist_delete(&nodes);
     nodelist_delete(&run_live);
     free(use);
+    return rc;
+}
+
+int lifecycle_scavenge(const jobopts_t *o, int id, const nodelist_t *live, int *indexed)
+{
+    char cntldir[4200];
+    trees_t t;
+    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
+    trees_get(o, cntldir, &t);
+    int rc = lifecycle_scavenge_trees(o, &t, id, live, indexed);
+    trees_free(&t);
     return rc;
 }
 
@@ -215,20 +353,23 @@ static int epilog_user(void *arg)
 int lifecycle_epilog_as_user(const jobopts_t *o, const nodelist_t *live)
 {
     int indexed = 0;
-    int rc = lifecycle_scavenge(o, -1, live, &indexed);
-    char dir[4200];
+    char cntldir[4200];
+    trees_t t;
+    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
+    trees_get(o, cntldir, &t); /* before the control directory goes */
+    int rc = lifecycle_scavenge_trees(o, &t, -1, live, &indexed);
     scr_error_t err;
     if (rc < 0) {
         log_err("epilog: the cache of job %s on %s is kept for `scr scavenge`", o->jobid,
                 o->host);
+        trees_free(&t);
         return 0;
     }
-    const char *base;
-    for (int i = 0; (base = jobopts_base(o, i, NULL)); i++) {
-        jobopts_job_dir(o, base, dir, sizeof(dir));
-        if (node_remove_tree(dir, &err) < 0)
+    /* every store the job used, the control directory (with the record) last */
+    for (int i = 0; i < t.n; i++)
+        if (node_remove_tree(t.dirs[i], &err) < 0)
             log_err("epilog: %s", err.text);
-    }
+    trees_free(&t);
     return 0;
 }
 
@@ -248,7 +389,7 @@ int lifecycle_epilog(const jobopts_t *o, const sched_t *sched)
     nodelist_t *never = NULL;
     if (!live) {
         never = nodelist_new();
-        nodelist_append(never, "(unknown)");
+        nodelist_append(never, LIFECYCLE_NOBODY);
     }
     epilog_arg_t a = {o, live ? live : never};
     int rc = privs_run_as(o->user, o->uid, o->gid, epilog_user, &a, &err);

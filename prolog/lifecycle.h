@@ -9,7 +9,10 @@
  *
  * epilog (root; all user data work as the user): scavenge this node's part
  * of the newest checkpoint not yet on the prefix, PARTNER second round, one
- * node (elected) indexes the dataset, then remove the job's directories.
+ * node (elected) indexes the dataset; when it cannot be completed, the same
+ * for the newest older checkpoint in cache, and so on (scavenge.h); then
+ * remove the job's directories in every cache base, every store its runs
+ * recorded (jobrec.h) and the control base.
  * Scavenge problems are reported but do not fail the epilog: a healthy node
  * must not be drained because a user's dataset is incomplete.
  */

@@ -1,6 +1,8 @@
 /* scavenge.c - copy a node's cached dataset files to the prefix */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,21 +10,27 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "beneath.h"
 #include "dsindex.h"
+#include "fault.h"
 #include "filemap.h"
 #include "io.h"
 #include "kvtree.h"
 #include "log.h"
 #include "path.h"
 #include "pfs.h"
+#include "progress.h"
 #include "scavenge.h"
+#include "scavfile.h"
 
-/* the newest complete checkpoint in one filemap, or -1 */
-static int scavenge_newest(const kvtree_t *fm, uint64_t *created)
+/* the newest complete checkpoint below id `below` in one filemap, or -1 */
+static int scavenge_newest(const kvtree_t *fm, int below, uint64_t *created)
 {
     int *ids = NULL, n = 0, best = -1;
     filemap_list_dsets(fm, &n, &ids);
     for (int i = n - 1; i >= 0 && best < 0; i--) {
+        if (ids[i] >= below)
+            continue;
         kvtree_t *d = filemap_get_desc(fm, ids[i], "DSETDESC");
         int complete = 0;
         kvtree_util_get_int(d, "COMPLETE", &complete);
@@ -36,7 +44,7 @@ static int scavenge_newest(const kvtree_t *fm, uint64_t *created)
 }
 
 typedef struct {
-    int best;
+    int best, below;
     uint64_t created;
 } newest_t;
 
@@ -48,7 +56,7 @@ static int scavenge_pick_visit(int rank, const char *path, const kvtree_t *fm,
     (void)ferr;
     newest_t *nw = arg;
     uint64_t c = 0;
-    int n = fm ? scavenge_newest(fm, &c) : -1;
+    int n = fm ? scavenge_newest(fm, nw->below, &c) : -1;
     if (n > nw->best)
         nw->best = n, nw->created = c;
     return 0;
@@ -56,7 +64,13 @@ static int scavenge_pick_visit(int rank, const char *path, const kvtree_t *fm,
 
 int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err)
 {
-    newest_t nw = {-1, 0};
+    return scavenge_pick_below(prefix, cntldir, INT_MAX, id, err);
+}
+
+int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int *id,
+                        scr_error_t *err)
+{
+    newest_t nw = {-1, below, 0};
     if (filemap_foreach(cntldir, scavenge_pick_visit, &nw, err) < 0)
         return -1;
     int best = nw.best;
@@ -84,38 +98,67 @@ int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t 
     return 1;
 }
 
-/* copy src to dsetdir/rel under a temporary name; rename once the CRC is
- * the recorded one */
-static int scavenge_file(scavenge_t *s, const char *dsetdir, const char *src,
-                         const char *rel, const kvtree_t *meta, scr_error_t *err)
+/* progress lines of the round under way (progress.h): a scavenge is one
+ * process's work, one round at a time */
+static progress_t scavenge_prog;
+static unsigned long long scavenge_prog_base; /* s->bytes when the round began */
+
+/* after each block of a copy: the bytes of earlier files plus this one's */
+static void scavenge_progress(uint64_t done, double busy, void *arg)
 {
-    char dst[8400], tmp[8500];
-    snprintf(dst, sizeof(dst), "%s/%s", dsetdir, rel);
-    snprintf(tmp, sizeof(tmp), "%s.scr-tmp.%s.%ld", dst, s->host, (long)getpid());
-    char *parent = strdup(dst);
-    *strrchr(parent, '/') = '\0';
-    int rc = io_mkdir_p(parent, 0700, err);
-    free(parent);
-    if (rc < 0)
+    (void)busy;
+    scavenge_t *s = arg;
+    progress_set(&scavenge_prog, s->bytes - scavenge_prog_base + done);
+}
+
+/* the directory of s->trees that holds the dataset's cache directory cdir
+ * (cdir itself when the caller names no trees), or NULL: the filemap points
+ * outside the job's trees */
+static const char *scavenge_root(const scavenge_t *s, const char *cdir)
+{
+    if (!s->trees)
+        return cdir;
+    for (int i = 0; i < s->ntrees; i++)
+        if (path_is_under(cdir, s->trees[i]))
+            return s->trees[i];
+    return NULL;
+}
+
+/* copy src (below root) to dsetdir/rel under a temporary name; rename once
+ * the CRC is the recorded one (scavfile.h: no link followed at either end) */
+static int scavenge_file(scavenge_t *s, const char *dsetdir, const char *root,
+                         const char *src, const char *rel, const kvtree_t *meta,
+                         scr_error_t *err)
+{
+    struct stat st;
+    int in = scavfile_open_src(root, src, &st, err);
+    if (in < 0)
         return -1;
-    uint32_t crc = 0, want;
-    uint64_t size = 0;
-    int64_t n = io_copy_file(src, tmp, NULL, &crc, err);
-    if (n < 0) {
-        unlink(tmp);
+    scavfile_dst_t d;
+    if (scavfile_create(dsetdir, rel, s->host, st.st_mode & 0777, &d, err) < 0) {
+        close(in);
         return -1;
     }
-    if (kvtree_util_get_u64(meta, "SIZE", &size) == 0 && size != (uint64_t)n)
+    int rc = 0;
+    uint32_t crc = 0, want;
+    uint64_t size = 0;
+    io_copy_t o = {.src = src, .dst = d.shown, .progress = scavenge_progress, .arg = s};
+    int64_t n = io_copy_fd(in, d.fd, &o, &crc, err);
+    close(in);
+    if (n < 0)
+        rc = -1;
+    else if (kvtree_util_get_u64(meta, "SIZE", &size) == 0 && size != (uint64_t)n)
         rc = errprintf(err, "%s: %lld bytes, recorded %llu", src, (long long)n,
                        (unsigned long long)size);
     else if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != crc)
         rc = errprintf(err, "%s: CRC32 0x%08x, recorded 0x%08x", src, crc, want);
-    else if (rename(tmp, dst) < 0)
-        rc = errprintf(err, "rename %s: %s", dst, strerror(errno));
     if (rc < 0) {
-        unlink(tmp);
+        scavfile_abort(&d);
         return -1;
     }
+    if (scavfile_commit(&d, err) < 0)
+        return -1;
+    fault_point("scavenge.file", -1); /* this file is on the prefix */
     s->bytes += (unsigned long long)n;
     return 0;
 }
@@ -155,11 +198,15 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
         kvtree_util_get_int(meta, "COMPLETE", &complete);
         if (!complete)
             continue;
-        if (!cdir || !path_is_under(src, cdir) ||
-            scavenge_rel(src, meta, rel, sizeof(rel)) < 0)
+        const char *root = cdir ? scavenge_root(s, cdir) : NULL;
+        if (!root)
+            errprintf(&err, "%s: dataset %d's cache directory %s is not one of the job's",
+                      src, s->id, cdir ? cdir : "(none)");
+        else if (!path_is_under(src, cdir) ||
+                 scavenge_rel(src, meta, rel, sizeof(rel)) < 0)
             errprintf(&err, "%s: not a file of dataset %d's cache directory", src, s->id);
         else
-            scavenge_file(s, dsetdir, src, rel, meta, &err);
+            scavenge_file(s, dsetdir, root, src, rel, meta, &err);
         if (err.text[0]) {
             log_err("scavenge of rank %d: %s; the rebuild must cover it", r, err.text);
             s->failed++;
@@ -176,6 +223,7 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
     kvtree_util_set_int(rk, "FILES", nfiles);
     char path[4400];
     scr_error_t err;
+    fault_point("scavenge.rank", -1); /* the files copied, no .scrfilemap */
     dsindex_rank_filemap(dsetdir, r, path, sizeof(path));
     if (kvtree_write_file(path, out, &err) < 0) {
         log_err("scavenge of rank %d: %s", r, err.text);
@@ -223,6 +271,26 @@ static int scavenge_each(scavenge_t *s, scavenge_fm_fn fn, scr_error_t *err)
                      s->host);
 }
 
+/* <prefix>/scr.dataset.<id>/.scr, made below the prefix without following a
+ * link: one planted at either name would take the copies elsewhere */
+static int scavenge_meta_dir(const scavenge_t *s, scr_error_t *err)
+{
+    char name[64], rel[128];
+    pfs_dset_name(s->id, name, sizeof(name));
+    snprintf(rel, sizeof(rel), "%s/.scr", name);
+    if (io_mkdir_p(s->prefix, 0700, err) < 0)
+        return -1;
+    int pfd = open(s->prefix, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (pfd < 0)
+        return errprintf(err, "%s: %s", s->prefix, strerror(errno));
+    int fd = beneath_mkdirs(pfd, s->prefix, rel, 0700, err);
+    close(pfd);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
 static int scavenge_own_fm(scavenge_t *s, const kvtree_t *fm, int rank,
                            const char *dsetdir)
 {
@@ -230,10 +298,8 @@ static int scavenge_own_fm(scavenge_t *s, const kvtree_t *fm, int rank,
     kvtree_util_get_int(filemap_get_desc(fm, s->id, "DSETDESC"), "COMPLETE", &complete);
     if (!complete)
         return 0;
-    char meta[4400];
     scr_error_t err;
-    snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
-    if (io_mkdir_p(meta, 0700, &err) < 0)
+    if (scavenge_meta_dir(s, &err) < 0)
         return log_err("scavenge: %s", err.text), -1;
     int rc = scavenge_rank(s, fm, rank, dsetdir);
     kvtree_t *ranks = kvtree_getf(fm, "DSET %d RANK", s->id);
@@ -245,9 +311,31 @@ static int scavenge_own_fm(scavenge_t *s, const kvtree_t *fm, int rank,
     return rc;
 }
 
+/* the bytes round 1 will copy, so its progress lines have a percent */
+static int scavenge_size_visit(int rank, const char *path, const kvtree_t *fm,
+                               const scr_error_t *ferr, void *arg)
+{
+    (void)path;
+    (void)ferr;
+    scavenge_t *s = arg;
+    kvtree_t *files = kvtree_get(filemap_get_rank(fm, s->id, rank), "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        uint64_t size = 0;
+        if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &size) == 0)
+            scavenge_prog.total += size;
+    }
+    return 0;
+}
+
 int scavenge_own(scavenge_t *s, scr_error_t *err)
 {
-    return scavenge_each(s, scavenge_own_fm, err);
+    scavenge_prog_base = s->bytes;
+    progress_begin(&scavenge_prog, 0, "scavenge of dataset %d on %s", s->id, s->host);
+    if (scavenge_prog.active)
+        filemap_foreach(s->cntldir, scavenge_size_visit, s, NULL);
+    int rc = scavenge_each(s, scavenge_own_fm, err);
+    progress_end(&scavenge_prog);
+    return rc;
 }
 
 static int scavenge_partner_fm(scavenge_t *s, const kvtree_t *fm, int rank,
@@ -275,15 +363,30 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err)
 {
     if (s->partner_ranks == 0)
         return 0;
-    return scavenge_each(s, scavenge_partner_fm, err);
+    scavenge_prog_base = s->bytes;
+    progress_begin(&scavenge_prog, 0, "scavenge of dataset %d on %s, partner copies",
+                   s->id, s->host);
+    int rc = scavenge_each(s, scavenge_partner_fm, err);
+    progress_end(&scavenge_prog);
+    return rc;
 }
 
 typedef struct {
     const char *host, *phase;
     int id;
     const nodelist_t *live;
-    int elected, index_id;
+    int elected, index_id, try;
 } mark_arg_t;
+
+/* the marks of try `try`: the file's top level for the first, TRY <n> for
+ * each fallback to an older checkpoint (NULL: none yet and !create) */
+static kvtree_t *scavenge_section(kvtree_t *t, int try, int create)
+{
+    if (try == 0)
+        return t;
+    kvtree_t *sec = kvtree_getf(t, "TRY %d", try);
+    return sec || !create ? sec : kvtree_setf(t, NULL, "TRY %d", try);
+}
 
 static int scavenge_all_in(const kvtree_t *t, const char *phase, const nodelist_t *live)
 {
@@ -304,9 +407,10 @@ static int scavenge_max_id(const kvtree_t *t, const char *phase)
     return best;
 }
 
-static int scavenge_do_mark(kvtree_t *t, void *arg)
+static int scavenge_do_mark(kvtree_t *top, void *arg)
 {
     mark_arg_t *a = arg;
+    kvtree_t *t = scavenge_section(top, a->try, 1);
     if (strcmp(a->phase, "INDEXED") == 0) { /* `scr postrun` indexed it already */
         kvtree_util_set_str(t, "INDEXER", a->host);
         return 0;
@@ -333,9 +437,16 @@ int scavenge_mark(const char *prefix, const char *jobid, const char *host,
                   const char *phase, int id, const nodelist_t *live, int *index_id,
                   scr_error_t *err)
 {
+    return scavenge_mark_try(prefix, jobid, 0, host, phase, id, live, index_id, err);
+}
+
+int scavenge_mark_try(const char *prefix, const char *jobid, int try, const char *host,
+                      const char *phase, int id, const nodelist_t *live, int *index_id,
+                      scr_error_t *err)
+{
     char path[4400];
     scavenge_job_file(prefix, jobid, path, sizeof(path));
-    mark_arg_t a = {host, phase, id, live, 0, -1};
+    mark_arg_t a = {host, phase, id, live, 0, -1, try};
     int rc = kvtree_update_file(path, scavenge_do_mark, &a, 1, err);
     if (index_id)
         *index_id = rc == 0 && a.elected ? a.index_id : -1;
@@ -345,13 +456,20 @@ int scavenge_mark(const char *prefix, const char *jobid, const char *host,
 int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
                   const nodelist_t *live, double timeout)
 {
+    return scavenge_wait_try(prefix, jobid, 0, phase, live, timeout);
+}
+
+int scavenge_wait_try(const char *prefix, const char *jobid, int try, const char *phase,
+                      const nodelist_t *live, double timeout)
+{
     char path[4400];
     scavenge_job_file(prefix, jobid, path, sizeof(path));
     struct timespec nap = {0, 200 * 1000 * 1000};
     for (double waited = 0;; waited += 0.2) {
         kvtree_t *t = kvtree_new();
         kvtree_read_with_lock(path, t, NULL);
-        int done = scavenge_all_in(t, phase, live);
+        kvtree_t *sec = scavenge_section(t, try, 0);
+        int done = sec && scavenge_all_in(sec, phase, live);
         kvtree_delete(&t);
         if (done)
             return 0;
@@ -370,4 +488,64 @@ int scavenge_job_newest(const char *prefix, const char *jobid)
     int id = scavenge_max_id(t, "COPIED");
     kvtree_delete(&t);
     return id;
+}
+
+typedef struct {
+    int try, id, ok;
+} verdict_arg_t;
+
+static int scavenge_do_verdict(kvtree_t *t, void *arg)
+{
+    verdict_arg_t *a = arg;
+    kvtree_t *v = kvtree_setf(scavenge_section(t, a->try, 1), NULL, "VERDICT");
+    kvtree_util_set_int(v, "ID", a->id);
+    kvtree_util_set_int(v, "OK", a->ok);
+    return 0;
+}
+
+int scavenge_verdict(const char *prefix, const char *jobid, int try, int id, int ok,
+                     scr_error_t *err)
+{
+    char path[4400];
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
+    verdict_arg_t a = {try, id, ok};
+    return kvtree_update_file(path, scavenge_do_verdict, &a, 1, err);
+}
+
+int scavenge_verdict_wait(const char *prefix, const char *jobid, int try, double timeout,
+                          int *id, int *ok)
+{
+    char path[4400];
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
+    struct timespec nap = {0, 200 * 1000 * 1000};
+    for (double waited = 0;; waited += 0.2) {
+        kvtree_t *t = kvtree_new();
+        kvtree_read_with_lock(path, t, NULL);
+        kvtree_t *v = kvtree_get(scavenge_section(t, try, 0), "VERDICT");
+        int got = kvtree_util_get_int(v, "ID", id) == 0 &&
+                  kvtree_util_get_int(v, "OK", ok) == 0;
+        kvtree_delete(&t);
+        if (got)
+            return 0;
+        if (waited >= timeout)
+            return 1;
+        nanosleep(&nap, NULL);
+    }
+}
+
+nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try)
+{
+    char path[4400];
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
+    kvtree_t *t = kvtree_new();
+    nodelist_t *hosts = nodelist_new();
+    kvtree_read_with_lock(path, t, NULL);
+    kvtree_t *copied = kvtree_get(scavenge_section(t, try, 0), "COPIED");
+    for (kvtree_elem_t *e = kvtree_first(copied); e; e = kvtree_elem_next(e)) {
+        int id = -1;
+        if (kvtree_util_get_int(kvtree_elem_tree(e), "ID", &id) == 0 && id >= 0)
+            nodelist_append(hosts, kvtree_elem_key(e));
+    }
+    kvtree_delete(&t);
+    return hosts;
 }

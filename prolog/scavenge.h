@@ -30,12 +30,20 @@ typedef struct {
     int files, failed;   /* files copied, files that could not be */
     unsigned long long bytes;
     int partner_ranks; /* ranks this node holds partner copies of */
+    /* the job's cache directories, <store>/<user>/scr.<jobid> of every store
+     * it used: a dataset's files are read only inside one of them, and no
+     * link below it is followed (NULL: the dataset's own directory) */
+    const char *const *trees;
+    int ntrees;
 } scavenge_t;
 
 /* The dataset to scavenge: the newest complete checkpoint in this node's
  * filemaps (cntldir), unless the index of prefix (if not empty) already has
  * it complete.  Returns 1 (id set), 0 if none, -1 on error. */
 int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err);
+/* the same among the checkpoints older than dataset below (a fallback) */
+int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int *id,
+                        scr_error_t *err);
 
 /* Round 1.  Returns 0 if every file of this node's ranks was copied. */
 int scavenge_own(scavenge_t *s, scr_error_t *err);
@@ -56,5 +64,26 @@ int scavenge_job_newest(const char *prefix, const char *jobid);
  * Returns 0 when they have, 1 on timeout. */
 int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
                   const nodelist_t *live, double timeout);
+
+/* Falling back.  When the dataset the indexer indexed cannot be recovered
+ * (files lost on too many nodes of a set), the nodes that copied a part of
+ * it try the newest older checkpoint in their caches, and so on: try 1, 2,
+ * ... keep their marks, election and verdict under TRY <n> in the scavenge
+ * file (try 0 is the top level above).  The _try calls are the ones above
+ * for try `try`. */
+int scavenge_mark_try(const char *prefix, const char *jobid, int try, const char *host,
+                      const char *phase, int id, const nodelist_t *live, int *index_id,
+                      scr_error_t *err);
+int scavenge_wait_try(const char *prefix, const char *jobid, int try, const char *phase,
+                      const nodelist_t *live, double timeout);
+/* the indexer records whether dataset id of a try could be indexed (ok 1) */
+int scavenge_verdict(const char *prefix, const char *jobid, int try, int id, int ok,
+                     scr_error_t *err);
+/* wait (at most timeout seconds) for a try's verdict: 0 with *id and *ok,
+ * 1 on timeout */
+int scavenge_verdict_wait(const char *prefix, const char *jobid, int try, double timeout,
+                          int *id, int *ok);
+/* the hosts that copied a part of a dataset in a try: the next try's nodes */
+nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try);
 
 #endif

@@ -1,5 +1,5 @@
-/* scr_spank.c - the Slurm SPANK plugin: `--scr[=on|off]` for sbatch, salloc
- * and srun.
+/* scr_spank.c - the Slurm SPANK plugin: `--scr[=on|off]` and
+ * `--scr-spares=N` for sbatch, salloc and srun.
  *
  * The plugin is thin: it carries settings from the submission to the job and
  * to the job prolog/epilog, and runs scr-prolog / scr-epilog (prolog/) as
@@ -14,6 +14,10 @@
  *   timeout=SECS      how long an epilog waits for the other nodes (60)
  *   bindir=DIR        where scr-prolog and scr-epilog are (the install's)
  *   default=on|off    whether jobs without --scr use SCR (off)
+ *
+ * --scr-spares=N asks for N nodes beyond -N for `scr run` to relaunch on:
+ * the job_submit plugin (job_submit_scr.c) adds them to the node count in
+ * slurmctld, and this plugin tells the job SCR_SPARES=N.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -23,6 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <slurm/spank.h>
+
+#include "scr_opts.h"
 
 SPANK_PLUGIN(scr, 1);
 
@@ -34,8 +40,11 @@ static int scr_enabled = -1; /* -1: not given */
 static char cache_base[1024] = "/dev/shm", cntl_base[1024] = "/dev/shm";
 static char capacity[64] = "", timeout_s[32] = "60", bindir[1024] = SCR_SBINDIR;
 static int default_on = 0;
+static int scr_spares = -1; /* -1: not given */
+static char spares_arg[32];
 
 static int scr_opt_cb(int val, const char *optarg, int remote);
+static int scr_spares_cb(int val, const char *optarg, int remote);
 
 static struct spank_option scr_option = {
     "scr",
@@ -46,25 +55,56 @@ static struct spank_option scr_option = {
     0,
     scr_opt_cb};
 
+static struct spank_option scr_spares_option = {
+    "scr-spares",
+    "N",
+    "With --scr=on: N spare nodes beyond -N, which `scr run` keeps to relaunch on "
+    "after a node failure",
+    1,
+    0,
+    scr_spares_cb};
+
 static int scr_parse_onoff(const char *s)
 {
-    if (!s || !*s || !strcmp(s, "on") || !strcmp(s, "yes") || !strcmp(s, "1"))
-        return 1;
-    if (!strcmp(s, "off") || !strcmp(s, "no") || !strcmp(s, "0"))
-        return 0;
-    return -1;
+    char msg[256];
+    return scr_opts_onoff(s, msg, sizeof(msg));
 }
 
 static int scr_opt_cb(int val, const char *optarg, int remote)
 {
     (void)val;
     (void)remote;
-    int on = scr_parse_onoff(optarg);
+    char msg[256];
+    int on = scr_opts_onoff(optarg, msg, sizeof(msg));
     if (on < 0) {
-        slurm_error("--scr: '%s' is not on or off", optarg);
+        slurm_error("%s", msg);
         return -1;
     }
     scr_enabled = on;
+    return 0;
+}
+
+static int scr_spares_cb(int val, const char *optarg, int remote)
+{
+    (void)val;
+    char msg[256];
+    /* srun's own step would take every node of an allocation it makes, so
+     * there would be no spare (and slurmctld 22.05 crashes on the step of
+     * fewer tasks than nodes srun then asks for).  Inside an allocation
+     * (salloc's shell, a batch script) srun gets the option from the
+     * environment and makes no allocation: nothing to refuse. */
+    if (!remote && spank_context() == S_CTX_LOCAL && !getenv("SLURM_JOB_ID")) {
+        slurm_error("--scr-spares is for sbatch and salloc, whose `scr run` keeps the "
+                    "spares; srun would run on them");
+        return -1;
+    }
+    int n = scr_opts_spares(optarg, msg, sizeof(msg));
+    if (n < 0) {
+        slurm_error("%s", msg);
+        return -1;
+    }
+    scr_spares = n;
+    snprintf(spares_arg, sizeof(spares_arg), "%d", n);
     return 0;
 }
 
@@ -113,8 +153,9 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 {
     if (scr_args(ac, av) < 0)
         return -1;
-    if (spank_option_register(sp, &scr_option) != ESPANK_SUCCESS) {
-        slurm_error("scr plugin: cannot register --scr");
+    if (spank_option_register(sp, &scr_option) != ESPANK_SUCCESS ||
+        spank_option_register(sp, &scr_spares_option) != ESPANK_SUCCESS) {
+        slurm_error("scr plugin: cannot register --scr and --scr-spares");
         return -1;
     }
     return 0;
@@ -125,8 +166,12 @@ static int scr_on(void)
     return scr_enabled < 0 ? default_on : scr_enabled;
 }
 
-/* submission side (sbatch/salloc/srun): the job inherits SCR_ENABLE and the
- * prefix, the prolog/epilog get the prefix through the job control env */
+/* submission side (sbatch/salloc/srun): the job inherits SCR_ENABLE, the
+ * prefix and SCR_SPARES, the prolog/epilog get the prefix through the job
+ * control env, the job_submit plugin SCR_ENABLE (it finds --scr-spares
+ * there too, where Slurm puts every option given).  --scr-spares without
+ * --scr=on is refused by the job_submit plugin: a failure here would not
+ * stop the submission of an `optional` plugin's job. */
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
     (void)ac;
@@ -149,6 +194,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     }
     setenv("SCR_ENABLE", "1", 1);
     setenv("SCR_PREFIX", prefix, 1);
+    if (scr_spares >= 0) /* salloc's shell; sbatch's job (also user_init) */
+        setenv("SCR_SPARES", spares_arg, 1);
     spank_job_control_setenv(sp, "SCR_PREFIX", prefix, 1);
     spank_job_control_setenv(sp, "SCR_ENABLE", "1", 1);
     return 0;
@@ -163,9 +210,13 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     char *arg = NULL;
     if (spank_option_getopt(sp, &scr_option, &arg) == ESPANK_SUCCESS)
         scr_opt_cb(0, arg, 1);
+    if (spank_option_getopt(sp, &scr_spares_option, &arg) == ESPANK_SUCCESS)
+        scr_spares_cb(0, arg, 1);
     if (!scr_on())
         return 0;
     spank_setenv(sp, "SCR_ENABLE", "1", 1);
+    if (scr_spares >= 0) /* `scr run` in the batch script keeps them */
+        spank_setenv(sp, "SCR_SPARES", spares_arg, 1);
     /* the epilog looks where the plugin says: keep the library there too
      * (SCR_CNTL_BASE belongs to the system config file, see the admin guide) */
     spank_setenv(sp, "SCR_CACHE_BASE", cache_base, 1);

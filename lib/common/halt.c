@@ -89,6 +89,15 @@ int halt_finished(const kvtree_t *t)
     return r && strcmp(r, HALT_FINALIZE_CALLED) == 0;
 }
 
+/* now + secs >= when; the file's numbers may be anything a long holds */
+static int halt_reached(time_t now, long secs, time_t when)
+{
+    time_t sum;
+    if (__builtin_add_overflow(now, secs, &sum))
+        return secs > 0;
+    return sum >= when;
+}
+
 int halt_check(const kvtree_t *t, time_t now, time_t end_time, long halt_seconds,
                int flags, char *reason, size_t len)
 {
@@ -108,9 +117,9 @@ int halt_check(const kvtree_t *t, time_t now, time_t end_time, long halt_seconds
         units_parse_long(kvtree_get_val(t, "HaltSeconds"), &secs);
     if (kvtree_get_val(t, "ExitBefore") &&
         units_parse_long(kvtree_get_val(t, "ExitBefore"), &before) == 0 &&
-        now + secs >= before)
+        halt_reached(now, secs, before))
         return snprintf(reason, len, "EXIT_BEFORE"), 1;
-    if (end_time > 0 && secs > 0 && now + secs >= end_time)
+    if (end_time > 0 && secs > 0 && halt_reached(now, secs, end_time))
         return snprintf(reason, len, "TIME_LIMIT"), 1;
     return 0;
 }
@@ -134,9 +143,9 @@ static int halt_parse_relative(const char *s, time_t now, time_t *out)
         mult = 86400;
     else
         return -1;
-    if (*end && end[1])
-        return -1;
-    *out = now + v * mult;
+    if ((*end && end[1]) || __builtin_mul_overflow(v, mult, &v) ||
+        __builtin_add_overflow(now, v, out))
+        return -1; /* later than a time_t can say */
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "crc32.h"
+#include "fault.h"
 #include "io.h"
 #include "units.h"
 #include "worker.h"
@@ -15,17 +16,36 @@
 #define IO_DEFAULT_BUF (1024 * 1024)
 #define IO_ALIGN 4096
 
+/* a write a fault point spoilt (fault.h): -1 with errno, or the bytes to
+ * really write of n (the rest reported written all the same) */
+static ssize_t io_fault(size_t n)
+{
+    int f = n > 0 ? fault_io_take() : 0;
+    if (f > 0) {
+        errno = f;
+        return -1;
+    }
+    return f == FAULT_IO_SHORT ? (ssize_t)(n / 2) : (ssize_t)n;
+}
+
 /* one loop for the four: off < 0 means the file position (pipes too);
  * EINTR retried, a short read is end of file, a write of 0 bytes is EIO */
 static ssize_t io_full(int fd, char *rbuf, const char *wbuf, size_t n, off_t off)
 {
-    size_t done = 0;
-    while (done < n) {
+    size_t done = 0, want = n;
+    if (wbuf) {
+        ssize_t w = io_fault(n);
+        if (w < 0)
+            return -1;
+        want = (size_t)w;
+    }
+    while (done < want) {
         off_t at = off + (off_t)done;
-        ssize_t rc = rbuf ? (off < 0 ? read(fd, rbuf + done, n - done)
-                                     : pread(fd, rbuf + done, n - done, at))
-                          : (off < 0 ? write(fd, wbuf + done, n - done)
-                                     : pwrite(fd, wbuf + done, n - done, at));
+        size_t left = want - done;
+        ssize_t rc = rbuf ? (off < 0 ? read(fd, rbuf + done, left)
+                                     : pread(fd, rbuf + done, left, at))
+                          : (off < 0 ? write(fd, wbuf + done, left)
+                                     : pwrite(fd, wbuf + done, left, at));
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0)
@@ -38,7 +58,7 @@ static ssize_t io_full(int fd, char *rbuf, const char *wbuf, size_t n, off_t off
         }
         done += (size_t)rc;
     }
-    return (ssize_t)done;
+    return wbuf ? (ssize_t)n : (ssize_t)done;
 }
 
 ssize_t io_read_full(int fd, void *buf, size_t n)

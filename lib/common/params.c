@@ -12,102 +12,172 @@ static const char *const cntl_keys[] = {"BYTES", NULL};
 
 static const param_info_t table[] = {
     /* general */
-    {"SCR_ENABLE", "1", 0, NULL, "0 turns every SCR call into a cheap pass-through"},
-    {"SCR_DEBUG", "0", 0, NULL, "debug level: 1 progress on rank 0, higher is chattier"},
+    {"SCR_ENABLE", "1", 0, NULL,
+     "0 turns every SCR call into a cheap pass-through: files are written where the "
+     "application names them, nothing is cached or protected"},
+    {"SCR_DEBUG", "0", 0, NULL,
+     "debug level: 1 prints progress on rank 0 (including where the node topology came "
+     "from), higher is chattier"},
+    {"SCR_PROGRESS_SECONDS", "1", 0, NULL,
+     "with SCR_DEBUG>=1 (or the scr command on a terminal): a progress line at most "
+     "every N seconds during a foreground flush, a scavenge or a rebuild at the prefix "
+     "(0: none)"},
     {"SCR_CONF_FILE", NULL, 0, NULL,
-     "user configuration file (default: $SCR_PREFIX/.scrconf)"},
+     "the user configuration file (default: $SCR_PREFIX/.scrconf)"},
     {"SCR_PREFIX", NULL, 0, NULL,
-     "prefix directory on the parallel file system (default: cwd)"},
-    {"SCR_JOB_ID", NULL, 0, NULL, "job id when no scheduler provides one"},
-    {"SCR_JOB_NAME", NULL, 0, NULL, "job name recorded in the log"},
-    {"SCR_USER_NAME", NULL, 0, NULL, "user name (default: from the password database)"},
+     "the prefix directory on the parallel file system, where datasets are flushed, "
+     "indexed and fetched from, and where the halt, flush and nodes files live (default: "
+     "the current directory)"},
+    {"SCR_JOB_ID", NULL, 0, NULL,
+     "job id; an SCR_JOB_ID environment variable comes before SLURM_JOB_ID and "
+     "FLUX_JOB_ID, a value from a config file after them (default: defjobid); a run with "
+     "the same id restarts from that job's cache"},
+    {"SCR_JOB_NAME", NULL, 0, NULL, "job name (accepted; not used yet)"},
+    {"SCR_USER_NAME", NULL, 0, NULL,
+     "user name in cache and control paths (default: from the password database, not "
+     "$USER)"},
     {"SCR_TOPOLOGY", "pmix", 0, NULL,
      "where node topology comes from: pmix (falls back to mpi) or mpi"},
     /* storage */
-    {"SCR_CNTL_BASE", "/dev/shm", PARAM_SYSTEM, NULL, "base of the control directory"},
+    {"SCR_CNTL_BASE", "/dev/shm", PARAM_SYSTEM, NULL,
+     "base of the control directory <base>/<user>/scr.<jobid>, which holds the filemaps; "
+     "must be the cntl_base the scheduler plugins use"},
     {"SCR_CACHE_BASES_ALLOWED", NULL, PARAM_SYSTEM, NULL,
-     "colon-separated directories under which users may place a cache (empty: any)"},
-    {"SCR_CACHE_BASE", "/dev/shm", 0, NULL, "base of the default cache directory"},
-    {"SCR_CACHE_SIZE", "1", 0, NULL, "datasets kept in the default cache"},
-    {"SCR_CACHE_BYPASS", "0", 0, NULL, "1: write checkpoints straight to the prefix"},
-    {"SCR_CACHE_PURGE", "0", 0, NULL, "1: delete cached datasets at SCR_Init"},
+     "colon-separated directories under which a STORE or SCR_CACHE_BASE may lie (empty: "
+     "anywhere)"},
+    {"SCR_CACHE_BASE", "/dev/shm", 0, NULL,
+     "base of the default store: datasets are cached in "
+     "<base>/<user>/scr.<jobid>/scr.dataset.<id>"},
+    {"SCR_CACHE_SIZE", "1", 0, NULL,
+     "datasets kept in a store that sets no COUNT; while a new one is written the newest "
+     "complete one stays, so the store needs room for one more"},
+    {"SCR_CACHE_BYPASS", "0", 0, NULL,
+     "accepted for compatibility; no effect (datasets are always cached)"},
+    {"SCR_CACHE_PURGE", "0", 0, NULL,
+     "1: SCR_Init forgets the datasets in cache, so a run does not restart from them"},
     /* redundancy */
-    {"SCR_COPY_TYPE", "XOR", 0, NULL, "default scheme: SINGLE, PARTNER, XOR or RS"},
-    {"SCR_GROUP", "NODE", 0, NULL, "default failure group"},
-    {"SCR_SET_SIZE", "8", 0, NULL, "processes per XOR/RS set"},
-    {"SCR_SET_FAILURES", "2", 0, NULL, "failures an RS set tolerates"},
+    {"SCR_COPY_TYPE", "XOR", 0, NULL,
+     "redundancy scheme of CKPT descriptors that name no TYPE: SINGLE, PARTNER, XOR or "
+     "RS"},
+    {"SCR_GROUP", "NODE", 0, NULL,
+     "failure group of CKPT descriptors that name no GROUP: NODE (the host), WORLD, or "
+     "an attribute name of GROUPS lines"},
+    {"SCR_SET_SIZE", "8", 0, NULL,
+     "processes per XOR or RS set (and PARTNER ring), each from a different failure "
+     "group"},
+    {"SCR_SET_FAILURES", "2", 0, NULL,
+     "lost set members an RS set survives (less than SCR_SET_SIZE, at most 32)"},
     {"SCR_DISTRIBUTE", "1", 0, NULL,
-     "redistribute cached files to their owners at restart"},
-    {"SCR_CRC_ON_COPY", "0", 0, NULL, "CRC32 files when applying redundancy"},
+     "accepted for compatibility; files always move to the node their rank runs on at "
+     "restart"},
+    {"SCR_CRC_ON_COPY", "0", 0, NULL,
+     "accepted for compatibility; every cached file gets a CRC32 anyway"},
     {"SCR_CRC_ASYNC", "1", 0, NULL,
-     "SINGLE: CRC32 completed files in a thread after SCR_Complete_output returns"},
-    {"SCR_CRC_ON_DELETE", "0", 0, NULL, "verify CRC32 before deleting cached files"},
-    {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL, "bytes per message in redundancy pipelines"},
-    {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read/write when copying files"},
+     "SINGLE: take the CRC32 of completed files in a low-priority thread after "
+     "SCR_Complete_output returns (0: inside SCR_Complete_output)"},
+    {"SCR_REDUNDANCY_ASYNC", "0", 0, NULL,
+     "PARTNER/XOR/RS: SCR_Complete_output returns once the files are written; the "
+     "encode runs on a thread while the application computes, and the previous "
+     "checkpoint stays the restart point until it is done (needs "
+     "MPI_THREAD_MULTIPLE)"},
+    {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
+    {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL, "bytes per message in the redundancy pipelines"},
+    {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read and write when copying files"},
     {"SCR_OVERLAP", NULL, 0, NULL,
-     "1: copies and redundancy pipelines read ahead on a helper thread; 0: not; "
-     "unset: only when the node's ranks leave a core free"},
+     "1: copies and redundancy pipelines read ahead on a helper thread; 0: not; unset: "
+     "only when the node's ranks leave a core free"},
     /* checkpoint policy */
-    {"SCR_CHECKPOINT_INTERVAL", "0", 0, NULL, "SCR_Need_checkpoint: every N calls"},
-    {"SCR_CHECKPOINT_SECONDS", "0", 0, NULL, "SCR_Need_checkpoint: every N seconds"},
+    {"SCR_CHECKPOINT_INTERVAL", "0", 0, NULL,
+     "SCR_Need_checkpoint says yes every Nth call (with no policy set, at every call)"},
+    {"SCR_CHECKPOINT_SECONDS", "0", 0, NULL,
+     "SCR_Need_checkpoint says yes once N seconds have passed since the last checkpoint"},
     {"SCR_CHECKPOINT_OVERHEAD", "0", 0, NULL,
-     "SCR_Need_checkpoint: keep checkpoint time under this percent of run time"},
+     "SCR_Need_checkpoint says yes while checkpoints took less than this percent of the "
+     "run time"},
     /* memory-protect API */
     {"SCR_DCP", "0", 0, NULL,
      "1: memory checkpoints write only the blocks that changed since the previous one"},
-    {"SCR_DCP_BLOCK", "64KB", 0, NULL, "bytes per block that differential checkpoints hash"},
+    {"SCR_DCP_BLOCK", "64KB", 0, NULL,
+     "bytes per block that differential checkpoints hash"},
     {"SCR_DCP_FULL_EVERY", "10", 0, NULL,
      "every Nth memory checkpoint is written in full (bounds the differential chain)"},
     {"SCR_MEM_TAG", NULL, 0, NULL,
-     "names the program in memory checkpoint files (default: the executable's name)"},
+     "names the program in memory checkpoint files, so a restart refuses another "
+     "program's (default: the executable's name)"},
     /* flush and fetch */
-    {"SCR_FLUSH", "10", 0, NULL, "flush every Nth checkpoint to the prefix (0: never)"},
+    {"SCR_FLUSH", "10", 0, NULL,
+     "flush every Nth checkpoint to the prefix (0: never); output datasets are always "
+     "flushed"},
     {"SCR_FLUSH_WIDTH", "256", 0, NULL, "processes writing to the prefix at once"},
     {"SCR_FLUSH_ON_RESTART", "0", 0, NULL,
-     "flush the restart checkpoint during SCR_Init"},
-    {"SCR_FLUSH_ASYNC", "0", 0, NULL, "1: flush in the background"},
+     "1: flush the checkpoint a run restarts from cache to the prefix during SCR_Init"},
+    {"SCR_FLUSH_ASYNC", "0", 0, NULL,
+     "1: flush in the background while the application computes"},
     {"SCR_FLUSH_ASYNC_BW", "200MB", 0, NULL,
-     "background flush bandwidth limit (bytes/s)"},
+     "background flush bandwidth limit per node (bytes per second)"},
     {"SCR_FLUSH_ASYNC_PERCENT", "0", 0, NULL,
      "background flush CPU limit (percent, 0: none)"},
-    {"SCR_CRC_ON_FLUSH", "1", 0, NULL, "CRC32 files during flush and fetch"},
-    {"SCR_FETCH", "1", 0, NULL, "fetch from the prefix when the cache is empty"},
+    {"SCR_CRC_ON_FLUSH", "1", 0, NULL,
+     "check every file against its CRC32 during flush and fetch"},
+    {"SCR_FETCH", "1", 0, NULL,
+     "fetch the newest good checkpoint from the prefix when the cache has none"},
     {"SCR_SCAVENGE_GRACE", "60", 0, NULL,
      "seconds after an earlier job's last epilog before SCR_Init indexes its scavenged "
      "dataset"},
     {"SCR_FETCH_WIDTH", "256", 0, NULL, "processes reading from the prefix at once"},
-    {"SCR_CURRENT", NULL, 0, NULL, "dataset name to restart from"},
-    {"SCR_GLOBAL_RESTART", "0", 0, NULL, "restart through the PFS (no cache rebuild)"},
-    {"SCR_PREFIX_SIZE", "0", 0, NULL, "checkpoints kept on the prefix (0: all)"},
+    {"SCR_CURRENT", NULL, 0, NULL,
+     "name of the dataset to restart from (default: the index's CURRENT, else the "
+     "newest)"},
+    {"SCR_GLOBAL_RESTART", "0", 0, NULL,
+     "1: as SCR_FLUSH_ON_RESTART=1, and never fetch from the prefix"},
+    {"SCR_PREFIX_SIZE", "0", 0, NULL,
+     "checkpoints kept on the prefix; older ones are deleted after a flush (0: all)"},
     {"SCR_PREFIX_PURGE", "0", 0, NULL,
-     "1: delete all datasets on the prefix at SCR_Init"},
-    {"SCR_USE_CONTAINERS", "0", 0, NULL, "pack files into containers on the prefix"},
-    {"SCR_CONTAINER_SIZE", "100GB", 0, NULL, "bytes per container"},
+     "1: delete every dataset on the prefix at SCR_Init"},
+    {"SCR_USE_CONTAINERS", "0", 0, NULL,
+     "pack files into containers on the prefix; not supported yet: 1 warns and files are "
+     "flushed one by one"},
+    {"SCR_CONTAINER_SIZE", "100GB", 0, NULL,
+     "bytes per container (containers are not supported yet)"},
     /* halt and runs */
-    {"SCR_HALT_SECONDS", "0", 0, NULL, "halt when this few seconds are left in the job"},
-    {"SCR_HALT_EXIT", "0", 0, NULL, "1: exit inside SCR when a halt condition holds"},
+    {"SCR_HALT_SECONDS", "0", 0, NULL,
+     "halt when fewer seconds than this are left before the job's end time (the "
+     "scheduler's, else SCR_END_TIME)"},
+    {"SCR_HALT_EXIT", "0", 0, NULL,
+     "1: exit inside SCR when a halt condition holds, instead of leaving it to "
+     "SCR_Should_exit"},
     {"SCR_END_TIME", NULL, 0, NULL,
-     "job end time (unix seconds) when the scheduler has none"},
-    {"SCR_RUNS", "1", 0, NULL, "runs that scr run launches (-1: unlimited)"},
-    {"SCR_MIN_NODES", NULL, 0, NULL, "fewest nodes a relaunch needs"},
-    {"SCR_EXCLUDE_NODES", NULL, 0, NULL, "nodes never to launch on (host list)"},
-    {"SCR_WATCHDOG_TIMEOUT", "0", 0, NULL,
-     "seconds without progress before a run is killed"},
+     "job end time (unix seconds) when the scheduler gives none"},
+    {"SCR_RUNS", "1", 0, NULL, "launches scr run makes in one job (-1: no limit)"},
+    {"SCR_MIN_NODES", NULL, 0, NULL,
+     "fewest healthy nodes scr run relaunches on (default: as many as the last run "
+     "used)"},
+    {"SCR_EXCLUDE_NODES", NULL, 0, NULL,
+     "nodes scr run never launches on (host list, e.g. node[3-4])"},
+    {"SCR_WATCHDOG_TIMEOUT", "0", 0, NULL, "accepted for compatibility; no effect yet"},
     /* logging */
     {"SCR_LOG_ENABLE", "0", 0, NULL, "1: write the event log"},
-    {"SCR_LOG_TXT_ENABLE", "1", 0, NULL, "text log in the prefix (with SCR_LOG_ENABLE)"},
-    {"SCR_LOG_SYSLOG_ENABLE", "0", 0, NULL, "syslog log (with SCR_LOG_ENABLE)"},
+    {"SCR_LOG_TXT_ENABLE", "1", 0, NULL,
+     "with SCR_LOG_ENABLE: the text log <prefix>/.scr/log"},
+    {"SCR_LOG_SYSLOG_ENABLE", "0", 0, NULL, "with SCR_LOG_ENABLE: syslog"},
     /* descriptors */
     {"STORE", NULL, PARAM_DESCRIPTOR, store_keys,
-     "storage descriptor: STORE=/dir GROUP= COUNT= ENABLED= MKDIR="},
+     "a store (a cache directory base): STORE=/dir COUNT=n keeps n datasets there "
+     "(default SCR_CACHE_SIZE), MKDIR=0 requires the directory to exist, ENABLED=0 "
+     "turns it off; GROUP, TYPE, VIEW and FLUSH are accepted and ignored"},
     {"CACHE", NULL, PARAM_DESCRIPTOR, store_keys, "older name of STORE"},
     {"CNTLDIR", NULL, PARAM_DESCRIPTOR | PARAM_SYSTEM, cntl_keys,
-     "control directory descriptor"},
+     "control directory descriptor (accepted; SCR_CNTL_BASE decides the control "
+     "directory)"},
     {"CKPT", NULL, PARAM_DESCRIPTOR, ckpt_keys,
-     "redundancy descriptor: CKPT=N INTERVAL= GROUP= STORE= TYPE= SET_SIZE= "
-     "SET_FAILURES="},
+     "a redundancy descriptor: CKPT=n TYPE= SET_SIZE= SET_FAILURES= GROUP= STORE= "
+     "(defaults: SCR_COPY_TYPE, SCR_SET_SIZE, SCR_SET_FAILURES, SCR_GROUP, "
+     "SCR_CACHE_BASE) INTERVAL= ENABLED= (defaults: 1); checkpoint k uses the enabled "
+     "descriptor with the largest INTERVAL that divides k; OUTPUT and BYPASS are "
+     "accepted and ignored"},
     {"GROUPS", NULL, PARAM_DESCRIPTOR, NULL,
-     "failure groups of a host: GROUPS=host NAME=value ..."},
+     "failure groups of a host: GROUPS=host NAME=value ...; hosts with the same value of "
+     "NAME fail together (GROUP=NAME)"},
     {NULL, NULL, 0, NULL, NULL},
 };
 

@@ -9,6 +9,7 @@
 
 #include "dsindex.h"
 #include "ecfile.h"
+#include "fault.h"
 #include "filemap.h"
 #include "kvtree.h"
 #include "log.h"
@@ -82,7 +83,9 @@ static void dsindex_sets(const char *dsetdir, const kvtree_t *scan, kvtree_t *se
             char ext[8];
             const char *base = strrchr(kvtree_elem_key(f), '/');
             base = base ? base + 1 : kvtree_elem_key(f);
+            /* a name from a user's filemap: only inside the dataset */
             if (!type || strcmp(type, FM_TYPE_USER) == 0 ||
+                !path_is_safe_relative(kvtree_elem_key(f)) ||
                 sscanf(base, "%d_of_%d_in_%d.%7s", &s, &n, &setid, ext) != 4 || s < 1 ||
                 s > n)
                 continue;
@@ -113,6 +116,8 @@ static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan,
         }
     }
     kvtree_t *ranks = kvtree_get(out, "RANK");
+    if (kvtree_size(ranks) > 0) /* rebuilt files in place, not recorded */
+        fault_point("dsindex.rebuilt", -1);
     for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
         int r = atoi(kvtree_elem_key(e));
         kvtree_t *src = kvtree_elem_tree(e), *fm = kvtree_new();
@@ -208,6 +213,15 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
         kvtree_delete(&scan);
         return errprintf(err, "%s: no rank filemaps with a rank count", dsetdir);
     }
+    /* the filemaps are the user's: more ranks than a rebuild could restore
+     * from the scanned ones (a set has at most 255 members) would only keep
+     * the loops over every rank below busy for hours */
+    long long scanned = kvtree_size(kvtree_get(scan, "RANK"));
+    if (rep->ranks > scanned * 255) {
+        kvtree_delete(&scan);
+        return errprintf(err, "%s: the filemaps say %d ranks, only %lld were scavenged",
+                         dsetdir, rep->ranks, scanned);
+    }
     rep->missing = dsindex_inspect(dsetdir, scan, rep->ranks, list, sizeof(list));
     if (rep->missing > 0) {
         log_msg("index: dataset %d is missing ranks %s; rebuilding", id, list);
@@ -229,11 +243,18 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
             summary_write(dsetdir, dset, 0, NULL);
             index_add(prefix, id, name, dset, 0, NULL);
         }
-    } else if (dsindex_write_r2f(dsetdir, rep->ranks, r2f, err) < 0 ||
-               summary_write(dsetdir, dset, 1, err) < 0 ||
-               index_add(prefix, id, name, dset, 1, err) < 0 ||
-               flushfile_set(prefix, id, "PFS", 1, err) < 0)
+    } else if (dsindex_write_r2f(dsetdir, rep->ranks, r2f, err) < 0) {
         rc = -1;
+    } else {
+        fault_point("dsindex.r2f", -1); /* no summary yet */
+        if (summary_write(dsetdir, dset, 1, err) < 0)
+            rc = -1;
+        if (rc == 0)
+            fault_point("dsindex.summary", -1); /* not in the index yet */
+        if (rc == 0 && (index_add(prefix, id, name, dset, 1, err) < 0 ||
+                        flushfile_set(prefix, id, "PFS", 1, err) < 0))
+            rc = -1;
+    }
     kvtree_delete(&dset);
     kvtree_delete(&r2f);
     kvtree_delete(&scan);
@@ -300,29 +321,61 @@ int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
     return rc;
 }
 
+/* 1 if the epilog's indexer gave up (or never answered), so that the
+ * dataset deserves one more try: its failure may have been the prefix's
+ * (full, unwritable), not the dataset's */
+static int dsindex_unsettled(const kvtree_t *t)
+{
+    const char *who = kvtree_get_val(t, "INDEXER");
+    int ok = 0;
+    kvtree_util_get_int(kvtree_get(t, "VERDICT"), "OK", &ok);
+    return !who || (strcmp(who, "SCR_Init") != 0 && !ok);
+}
+
+/* Under the file's lock: still nobody's (else -1, and the caller moves
+ * on); SCR_Init tries once, never again */
 static int dsindex_claim(kvtree_t *t, void *arg)
 {
     (void)arg;
-    if (kvtree_get(t, "INDEXER"))
-        return 1;
+    if (!dsindex_unsettled(t))
+        return -1;
     kvtree_util_set_str(t, "INDEXER", "SCR_Init");
     return 0;
 }
 
-/* the newest id a job's nodes copied, if nobody indexed it and the last
- * epilog wrote more than grace seconds ago; else -1 */
-static int dsindex_orphan(const char *path, double grace)
+/* 1 if the index has dataset id complete */
+static int dsindex_indexed(const char *prefix, int id)
+{
+    kvtree_t *index = kvtree_new();
+    char name[64];
+    int complete = 0;
+    pfs_dset_name(id, name, sizeof(name));
+    if (index_read(prefix, index, NULL) == 0)
+        kvtree_util_get_int(kvtree_getf(index, "DSET %d DIR %s", id, name), "COMPLETE",
+                            &complete);
+    kvtree_delete(&index);
+    return complete;
+}
+
+/* The newest id a job's nodes copied, if it still needs indexing and the
+ * last epilog wrote more than grace seconds ago; else -1.  It needs it
+ * when nobody was elected, or the one elected gave up or never answered
+ * and the index does not have it complete (`scr postrun` answers nothing
+ * but indexes). */
+static int dsindex_orphan(const char *prefix, const char *path, double grace)
 {
     struct stat st;
     kvtree_t *t = kvtree_new();
     int best = -1, id;
     if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
         difftime(time(NULL), st.st_mtime) >= grace &&
-        kvtree_read_with_lock(path, t, NULL) == 0 && !kvtree_get(t, "INDEXER")) {
+        kvtree_read_with_lock(path, t, NULL) == 0 && dsindex_unsettled(t)) {
         kvtree_t *c = kvtree_get(t, "COPIED");
         for (kvtree_elem_t *e = kvtree_first(c); e; e = kvtree_elem_next(e))
             if (kvtree_util_get_int(kvtree_elem_tree(e), "ID", &id) == 0 && id > best)
                 best = id;
+        if (best >= 0 && kvtree_get(t, "INDEXER") && dsindex_indexed(prefix, best))
+            best = -1;
     }
     kvtree_delete(&t);
     return best;
@@ -344,7 +397,7 @@ int dsindex_pending(const char *prefix, double grace)
             continue;
         char path[4500];
         snprintf(path, sizeof(path), "%s/%s", meta, e->d_name);
-        int id = dsindex_orphan(path, grace);
+        int id = dsindex_orphan(prefix, path, grace);
         if (id < 0 || kvtree_update_file(path, dsindex_claim, NULL, 1, NULL) < 0)
             continue;
         dsindex_report_t rep;

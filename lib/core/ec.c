@@ -16,6 +16,7 @@ int ec_code_init(ec_code_t *c, int n, int m, int is_xor)
     c->n = n;
     c->m = m;
     c->k = n - m;
+    c->is_xor = is_xor && m == 1;
     c->gen = calloc((size_t)n * (size_t)c->k, 1);
     c->enc_tbls = malloc((size_t)c->k * (size_t)m * EC_TBL);
     unsigned char *col = malloc((size_t)m);

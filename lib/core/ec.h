@@ -19,6 +19,7 @@
 
 typedef struct {
     int n, m, k;
+    int is_xor;              /* m = 1 and every coefficient 1: products are copies */
     unsigned char *gen;      /* n x k generator: identity, then m coefficient rows */
     unsigned char *enc_tbls; /* per data position j: ISA-L tables for m products */
 } ec_code_t;

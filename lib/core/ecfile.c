@@ -13,6 +13,8 @@
 #include "ec_file.h"
 #include "ecfile.h"
 #include "io.h"
+#include "path.h"
+#include "progress.h"
 
 #define ECFILE_PIECE (1u << 20)
 
@@ -60,16 +62,28 @@ static void ecset_free(ecset_t *e)
 static int ecset_open_files(ecset_t *e, member_t *x)
 {
     kvtree_util_get_int(x->cur, "FILES", &x->nf);
+    if (x->nf < 0 || x->nf > kvtree_size(kvtree_get(x->cur, "FILE"))) {
+        x->nf = 0; /* the header is the user's: no more files than it lists */
+        errno = EBADMSG;
+        return -1;
+    }
     x->fds = malloc(sizeof(int) * (size_t)(x->nf + 1));
     x->names = calloc((size_t)x->nf + 1, sizeof(char *));
     x->sizes = calloc((size_t)x->nf + 1, sizeof(uint64_t));
     for (int f = 0; f < x->nf; f++)
         x->fds[f] = -1;
+    uint64_t room = (uint64_t)e->k * e->chunk; /* e->chunk fits the parity file */
     for (int f = 0; f < x->nf; f++) {
         kvtree_t *m = kvtree_getf(x->cur, "FILE %d", f);
         const char *rel = kvtree_get_val(m, "REL");
-        if (!rel || kvtree_util_get_u64(m, "SIZE", &x->sizes[f]) < 0)
+        /* the header is the user's: a rebuild writes only inside the dataset */
+        if (!rel || !path_is_safe_relative(rel) ||
+            kvtree_util_get_u64(m, "SIZE", &x->sizes[f]) < 0 ||
+            x->sizes[f] > room) { /* more than its k chunks protect */
+            errno = EBADMSG;
             return -1;
+        }
+        room -= x->sizes[f];
         if (asprintf(&x->names[f], "%s/%s", e->dsetdir, rel) < 0)
             return -1;
         if (!x->lost) {
@@ -137,11 +151,16 @@ static int ecset_load(ecset_t *e, const kvtree_t *set, scr_error_t *err)
         return errprintf(err, "bad redundancy header (TYPE, FAILURES, CHUNK)");
     for (int s = 0; s < e->n; s++) {
         member_t *x = &e->mem[s];
+        const char *grank =
+            kvtree_elem_key(kvtree_first(kvtree_getf(ref, "GROUP RANK %d", s)));
         if (kvtree_util_get_int(kvtree_get(ref, "GROUP"), "RANKS", &(int){0}) < 0 ||
-            !kvtree_getf(ref, "GROUP RANK %d", s))
+            !grank)
             return errprintf(err, "redundancy header without set member %d", s);
-        x->rank =
-            atoi(kvtree_elem_key(kvtree_first(kvtree_getf(ref, "GROUP RANK %d", s))));
+        x->rank = atoi(grank);
+        struct stat st;
+        if (!x->lost && (fstat(x->redfd, &st) < 0 || e->chunk > (uint64_t)st.st_size ||
+                         (uint64_t)st.st_size - x->off < (uint64_t)e->m * e->chunk))
+            x->lost = 1; /* fewer parity bytes than the header's chunks */
         x->cur = x->lost ? NULL : kvtree_get(x->hdr, "CURRENT");
         if (!x->lost && (!x->cur || ecset_open_files(e, x) < 0))
             x->lost = 1; /* its parity is still fine, but count it lost */
@@ -196,6 +215,12 @@ static int ecset_decode(ecset_t *e, const ec_plan_t *plans, scr_error_t *err)
         if (!tmp[x] || !acc[x])
             rc = errprintf(err, "out of memory");
     }
+    /* progress in bytes of stripe decoded, one chunk per member with targets */
+    progress_t prog;
+    uint64_t total = 0, done = 0;
+    for (int s = 0; s < e->n; s++)
+        total += plans[s].ntargets > 0 ? e->chunk : 0;
+    progress_begin(&prog, total, "rebuild in %s", e->dsetdir);
     for (int s = 0; rc == 0 && s < e->n; s++) {
         const ec_plan_t *p = &plans[s];
         for (uint64_t off = 0; rc == 0 && p->ntargets > 0 && off < e->chunk;
@@ -218,8 +243,10 @@ static int ecset_decode(ecset_t *e, const ec_plan_t *plans, scr_error_t *err)
                     rc = io_write_pad_n(&h->cat, acc[x], len,
                                         (uint64_t)slot * e->chunk + off, err);
             }
+            progress_set(&prog, done += len);
         }
     }
+    progress_end(&prog);
     free(src);
     for (int x = 0; x < e->m; x++)
         free(tmp[x]), free(acc[x]);

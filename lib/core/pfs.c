@@ -1,11 +1,14 @@
 /* pfs.c - index, flush file and summary on the parallel file system */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "fault.h"
 #include "io.h"
+#include "log.h"
 #include "pfs.h"
 
 void pfs_meta_path(const char *prefix, const char *name, char *buf, size_t len)
@@ -47,11 +50,23 @@ typedef struct {
     const kvtree_t *dset;
     int complete;
     const char *mark;
+    char clash[128]; /* the job whose dataset holds dir already, if another */
 } index_arg_t;
 
 static int index_do_add(kvtree_t *t, void *arg)
 {
     index_arg_t *a = arg;
+    fault_point("index.update", -1); /* under the lock, before the write */
+    /* another dataset of this id (a job writing to this prefix at the same
+     * time as another: both count from the same index) is never replaced */
+    kvtree_t *old = kvtree_get(kvtree_getf(t, "DSET %d DIR %s", a->id, a->dir), "DSET");
+    uint64_t mine = 0, theirs = 0;
+    if (old && a->dset && kvtree_util_get_u64(old, "CREATED", &theirs) == 0 &&
+        kvtree_util_get_u64(a->dset, "CREATED", &mine) == 0 && mine != theirs) {
+        const char *job = kvtree_get_val(old, "JOBID");
+        snprintf(a->clash, sizeof(a->clash), "%s", job ? job : "?");
+        return -1;
+    }
     kvtree_util_set_int(t, "VERSION", PFS_INDEX_VERSION);
     kvtree_util_set_int(kvtree_setf(t, NULL, "DIR %s", a->dir), "DSET", a->id);
     kvtree_t *d = kvtree_setf(t, NULL, "DSET %d DIR %s", a->id, a->dir);
@@ -74,14 +89,21 @@ int index_add(const char *prefix, int id, const char *dir, const kvtree_t *dset,
               int complete, scr_error_t *err)
 {
     char path[4200];
-    index_arg_t a = {id, dir, dset, complete, NULL};
+    index_arg_t a = {id, dir, dset, complete, NULL, ""};
     pfs_meta_path(prefix, "index.scr", path, sizeof(path));
-    return pfs_update(path, index_do_add, &a, err);
+    int rc = pfs_update(path, index_do_add, &a, err);
+    if (rc < 0 && a.clash[0])
+        errprintf(err,
+                  "%s/%s holds another dataset %d, of job %s: two jobs write to this "
+                  "prefix at once; not overwritten",
+                  prefix, dir, id, a.clash);
+    return rc;
 }
 
 static int index_do_mark(kvtree_t *t, void *arg)
 {
     index_arg_t *a = arg;
+    fault_point("index.update", -1);
     kvtree_t *d = kvtree_getf(t, "DSET %d DIR %s", a->id, a->dir);
     if (!d)
         return 1;
@@ -100,7 +122,7 @@ static int index_mark(const char *prefix, int id, const char *dir, const char *m
                       scr_error_t *err)
 {
     char path[4200];
-    index_arg_t a = {id, dir, NULL, 0, mark};
+    index_arg_t a = {id, dir, NULL, 0, mark, ""};
     pfs_meta_path(prefix, "index.scr", path, sizeof(path));
     return pfs_update(path, index_do_mark, &a, err);
 }
@@ -118,6 +140,7 @@ int index_mark_fetched(const char *prefix, int id, const char *dir, scr_error_t 
 static int index_do_remove(kvtree_t *t, void *arg)
 {
     index_arg_t *a = arg;
+    fault_point("index.update", -1);
     kvtree_t *dirs = kvtree_getf(t, "DSET %d DIR", a->id);
     const char *cur = kvtree_get_val(t, "CURRENT");
     for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e)) {
@@ -132,7 +155,7 @@ static int index_do_remove(kvtree_t *t, void *arg)
 int index_remove(const char *prefix, int id, scr_error_t *err)
 {
     char path[4200];
-    index_arg_t a = {id, NULL, NULL, 0, NULL};
+    index_arg_t a = {id, NULL, NULL, 0, NULL, ""};
     pfs_meta_path(prefix, "index.scr", path, sizeof(path));
     return pfs_update(path, index_do_remove, &a, err);
 }
@@ -142,6 +165,66 @@ int index_read(const char *prefix, kvtree_t *index, scr_error_t *err)
     char path[4200];
     pfs_meta_path(prefix, "index.scr", path, sizeof(path));
     return kvtree_read_with_lock(path, index, err);
+}
+
+static int index_cmp_id(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* ids of the scr.dataset.<id> directories of prefix, ascending; n of them */
+static int *index_dset_dirs(const char *prefix, int *n, scr_error_t *err)
+{
+    DIR *d = opendir(prefix);
+    if (!d)
+        return errprintf(err, "%s: %s", prefix, strerror(errno)), NULL;
+    int cap = 16, *ids = malloc(sizeof(int) * (size_t)cap), id;
+    struct dirent *e;
+    char tail;
+    *n = 0;
+    while (ids && (e = readdir(d))) {
+        if (sscanf(e->d_name, "scr.dataset.%d%c", &id, &tail) != 1 || id < 0)
+            continue;
+        if (*n == cap && !(ids = realloc(ids, sizeof(int) * (size_t)(cap *= 2))))
+            break;
+        ids[(*n)++] = id;
+    }
+    closedir(d);
+    if (!ids)
+        return errprintf(err, "%s: out of memory", prefix), NULL;
+    qsort(ids, (size_t)*n, sizeof(int), index_cmp_id);
+    return ids;
+}
+
+int index_recover(const char *prefix, kvtree_t *index, scr_error_t *err)
+{
+    char path[4200], aside[4300], dir[4300], name[64];
+    pfs_meta_path(prefix, "index.scr", path, sizeof(path));
+    snprintf(aside, sizeof(aside), "%s.damaged", path);
+    int n, found = 0, *ids = index_dset_dirs(prefix, &n, err);
+    if (!ids)
+        return -1;
+    if (rename(path, aside) < 0 && errno != ENOENT) {
+        free(ids);
+        return errprintf(err, "rename %s: %s", path, strerror(errno));
+    }
+    /* ascending, so the newest complete checkpoint ends up CURRENT */
+    for (int i = 0; i < n; i++) {
+        kvtree_t *s = kvtree_new();
+        int complete = 0;
+        pfs_dset_name(ids[i], name, sizeof(name));
+        snprintf(dir, sizeof(dir), "%s/%s", prefix, name);
+        if (summary_read(dir, s, NULL) == 0 &&
+            kvtree_util_get_int(s, "COMPLETE", &complete) == 0 && complete &&
+            index_add(prefix, ids[i], name, kvtree_get(s, "DSET"), 1, err) == 0)
+            found++;
+        kvtree_delete(&s);
+    }
+    free(ids);
+    kvtree_clear(index);
+    if (index_read(prefix, index, NULL) < 0 && found > 0)
+        return errprintf(err, "%s: cannot be read after it was written again", path);
+    return found;
 }
 
 /* usable: complete, never failed, a checkpoint */
@@ -277,12 +360,26 @@ int flushfile_set(const char *prefix, int id, const char *location, int on,
 {
     char path[4200];
     flush_arg_t a = {id, location, on};
+    scr_error_t mine;
+    if (!err)
+        err = &mine;
     pfs_meta_path(prefix, "flush.scr", path, sizeof(path));
     /* CACHE marks are advisory (a scavenge checks the cache itself); where a
      * dataset is on the PFS, and FLUSHING, must survive a crash */
-    if (strcmp(location, "CACHE") == 0)
-        return pfs_update_nosync(path, flush_do_set, &a, err);
-    return pfs_update(path, flush_do_set, &a, err);
+    int cache = strcmp(location, "CACHE") == 0;
+    int rc = cache ? pfs_update_nosync(path, flush_do_set, &a, err)
+                   : pfs_update(path, flush_do_set, &a, err);
+    if (rc == 0 || errno != EBADMSG)
+        return rc;
+    /* damaged (a torn write): what it said, the index and the caches say
+     * too, and kept as it is it would fail every flush from now on */
+    char aside[4300];
+    snprintf(aside, sizeof(aside), "%s.damaged", path);
+    if (rename(path, aside) < 0)
+        return rc;
+    log_warn("%s; moved it to %s and began a new one", err->text, aside);
+    return cache ? pfs_update_nosync(path, flush_do_set, &a, err)
+                 : pfs_update(path, flush_do_set, &a, err);
 }
 
 int flushfile_location(const char *prefix, int id, const char *location)

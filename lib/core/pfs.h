@@ -47,6 +47,12 @@ int index_remove(const char *prefix, int id, scr_error_t *err);
  * incomplete and failed ones; id < below.  Returns id and its dir, -1 if none */
 int index_pick(const kvtree_t *index, const char *name, int below, char *dir, size_t len);
 int index_read(const char *prefix, kvtree_t *index, scr_error_t *err);
+/* A damaged index (index_read failed with EBADMSG): set it aside as
+ * index.scr.damaged and write it again from the summaries of the complete
+ * datasets on the prefix, CURRENT the newest checkpoint (FAILED marks and
+ * choices of CURRENT are lost: a fetch checks every file anyway); index
+ * gets it.  Returns the datasets found, or -1 with err. */
+int index_recover(const char *prefix, kvtree_t *index, scr_error_t *err);
 /* keep only the newest keep checkpoints on the prefix: ids to delete,
  * never a base (DSET BASE) that a dataset staying on the prefix builds on,
  * directly or down its chain */

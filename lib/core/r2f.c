@@ -68,6 +68,24 @@ int r2f_assign(const uint64_t *sizes, int n, int *writer)
     return writers;
 }
 
+/* the level a file of the tree has by its name (r2f_name), -1 for the root
+ * or another name */
+static int r2f_name_level(const char *rel)
+{
+    int level, writer, n = 0;
+    if (!rel || sscanf(rel, ".scr/rank2file.%d.%d.scr%n", &level, &writer, &n) != 2 ||
+        (size_t)n != strlen(rel))
+        return -1;
+    return level;
+}
+
+static int r2f_level(const kvtree_t *t)
+{
+    int level = -1;
+    const kvtree_t *body = kvtree_get(t, "RANK2FILE") ? kvtree_get(t, "RANK2FILE") : t;
+    return kvtree_util_get_int(body, "LEVEL", &level) < 0 ? -1 : level;
+}
+
 int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t *err)
 {
     char path[4400];
@@ -77,17 +95,34 @@ int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t
     snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
     if (lstat(path, &st) < 0)
         return errprintf(err, "%s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) /* a link would make the reader read anything */
+        return errprintf(err, "%s is not a regular file; not following it", path);
     if (st.st_size > R2F_LIMIT)
         return errprintf(err, "%s: %lld bytes, more than one reader may read (%d)", path,
                          (long long)st.st_size, R2F_LIMIT);
-    return kvtree_read_file(path, t, err);
+    if (kvtree_read_file(path, t, err) < 0)
+        return -1;
+    int want = r2f_name_level(rel);
+    if (want >= 0 && r2f_level(t) != want)
+        return errprintf(err, "%s: level %d, its name says %d", path, r2f_level(t), want);
+    return 0;
+}
+
+/* every file a level 0 entry names lies inside the dataset (relative, no
+ * "..") */
+static int r2f_names_safe(const kvtree_t *files)
+{
+    for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f))
+        if (!path_is_safe_relative(kvtree_elem_key(f)))
+            return 0;
+    return 1;
 }
 
 int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers)
 {
-    int level = -1;
     const kvtree_t *body = kvtree_get(t, "RANK2FILE") ? kvtree_get(t, "RANK2FILE") : t;
-    if (kvtree_util_get_int(body, "LEVEL", &level) < 0 || level < 0)
+    int level = r2f_level(t);
+    if (level < 0)
         return -1;
     kvtree_t *rs = kvtree_get(body, "RANK");
     for (kvtree_elem_t *e = kvtree_first(rs); e; e = kvtree_elem_next(e)) {
@@ -95,9 +130,13 @@ int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers)
         if (kvtree_elem_key_int(e, &r) < 0 || r < 0)
             return -1;
         kvtree_t *sub = kvtree_elem_tree(e);
+        if (level == 0 && !r2f_names_safe(kvtree_get(sub, "FILE")))
+            return -1;
         if (level == 0)
             kvtree_set(ranks, kvtree_elem_key(e), kvtree_dup(sub));
-        else if (kvtree_get_val(sub, "FILE"))
+        else if (path_is_safe_relative(kvtree_get_val(sub, "FILE")) &&
+                 r2f_name_level(kvtree_get_val(sub, "FILE")) == level - 1)
+            /* only down a level: a tree pointing back up is walked forever */
             kvtree_set(pointers, kvtree_elem_key(e), kvtree_dup(sub));
         else
             return -1;

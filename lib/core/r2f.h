@@ -38,11 +38,13 @@ kvtree_t *r2f_file(int level, int ranks, const kvtree_t *merged);
  * Returns the number of writers.  The MPI code computes the same with scans. */
 int r2f_assign(const uint64_t *sizes, int n, int *writer);
 
-/* Read one file of the tree, refusing files larger than R2F_LIMIT. */
+/* Read one file of the tree, refusing names outside dsetdir, files that are
+ * not regular (a link) and files larger than R2F_LIMIT. */
 int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t *err);
 /* Split a file's content: level 0 entries (RANK <r> FILE ...) into ranks,
  * pointers (RANK <reader> {FILE, OFFSET}) into pointers.  Returns the level
- * or -1 for a malformed file. */
+ * or -1 for a malformed file, or one that names a file outside the dataset
+ * (absolute, or with ".."). */
 int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers);
 
 #endif

@@ -26,6 +26,8 @@
 #include "jobrec.h"
 #include "kvtree_mpi.h"
 #include "log.h"
+#include "progress.h"
+#include "redbg.h"
 #include "nodelist.h"
 #include "rebuild.h"
 #include "scr.h"
@@ -40,10 +42,18 @@ scr_ctx_t *scr_ctx(void)
 
 int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err)
 {
-    int first = agree_first_failure(ctx->comm, !ok);
-    if (first == ctx->rank && err)
+    int failed = agree_first_failure(ctx->comm, !ok);
+    if (failed == ctx->ranks)
+        return 1;
+    /* a collective step fails on every rank when one fails: the lowest rank
+     * that knows why speaks, not one that only learnt of it */
+    int why = !ok && err && err->text[0];
+    int first = agree_first_failure(ctx->comm, why);
+    if (first == ctx->rank)
         log_err("%s: %s", what, err->text);
-    return first == ctx->ranks;
+    else if (first == ctx->ranks && failed == ctx->rank)
+        log_err("%s failed", what);
+    return 0;
 }
 
 int scr_check_init(scr_ctx_t *ctx, const char *fn)
@@ -152,6 +162,17 @@ static void init_jobrec(scr_ctx_t *ctx)
         jobrec_write(ctx->cntl_dir, ctx->prefix, nodes, &err) < 0)
         log_warn("the job epilog may not find prefix %s: %s", ctx->prefix, err.text);
     free(nodes);
+    /* and every store, so the epilog cleans the ones a config file named */
+    const char **bases = calloc((size_t)ctx->nstores + 1, sizeof(char *));
+    int n = 0;
+    for (int i = 0; bases && i < ctx->nstores; i++)
+        if (ctx->stores[i].enabled)
+            bases[n++] = ctx->stores[i].base;
+    if (ctx->topo.local_rank == 0 &&
+        (!bases || jobrec_add_stores(ctx->cntl_dir, bases, n, &err) < 0))
+        log_warn("the job epilog may not clean every store: %s",
+                 bases ? err.text : "out of memory");
+    free(bases);
 }
 
 /* Helper threads (worker.h) overlap reading with sending or writing, but
@@ -325,6 +346,18 @@ static void init_restart_source(scr_ctx_t *ctx)
         flush_sync(ctx, ctx->restart_id);
 }
 
+/* progress lines of a long flush (progress.h): rank 0, with SCR_DEBUG */
+static void init_progress(scr_ctx_t *ctx)
+{
+    double secs = 0;
+    const char *v = config_get(ctx->cfg, "SCR_PROGRESS_SECONDS", NULL);
+    if (ctx->rank == 0 && ctx->debug >= 1 && progress_parse_interval(v, &secs) < 0) {
+        log_warn("SCR_PROGRESS_SECONDS=%s is not a number of seconds; using 1", v);
+        secs = 1;
+    }
+    progress_enable(ctx->rank == 0 && ctx->debug >= 1 ? secs : 0, NULL, NULL);
+}
+
 /* everything after the communicator exists; -1 leaves SCR unusable */
 static int init_body(scr_ctx_t *ctx)
 {
@@ -332,6 +365,7 @@ static int init_body(scr_ctx_t *ctx)
     char terr[256];
     ctx->debug = config_get_int(ctx->cfg, "SCR_DEBUG", 0);
     log_set_debug(ctx->rank == 0 ? ctx->debug : 0);
+    init_progress(ctx);
     const char *src = config_get(ctx->cfg, "SCR_TOPOLOGY", NULL);
     int ok = topo_create(ctx->comm, !src || strcmp(src, "mpi") != 0, &ctx->topo, terr,
                          sizeof(terr)) == 0;
@@ -378,9 +412,11 @@ static int init_body(scr_ctx_t *ctx)
     rebuild_cache(ctx);
     init_counters(ctx);
     init_restart_source(ctx);
+    redbg_init(ctx);
     if (ctx->rank == 0)
-        evlog_event(ctx, "RUN_START", "ranks=%d nodes=%d restart=%d", ctx->ranks,
-                    ctx->topo.num_nodes, ctx->restart_id);
+        evlog_event(ctx, "RUN_START", "ranks=%d nodes=%d restart=%d init_secs=%.3f",
+                    ctx->ranks, ctx->topo.num_nodes, ctx->restart_id,
+                    scr_now() - ctx->t_init);
     return 0;
 }
 
@@ -453,6 +489,7 @@ int SCR_Finalize(void)
             log_warn("SCR_Finalize: dataset %d was started but never completed",
                      ctx->out.id);
         scr_error_t err;
+        redbg_fini(ctx);
         crcbg_finish(ctx);
         finalize_flush(ctx);
         if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)

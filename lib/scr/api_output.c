@@ -22,6 +22,7 @@
 #include "log.h"
 #include "path.h"
 #include "red.h"
+#include "redbg.h"
 #include "scr.h"
 
 static int out_check(scr_ctx_t *ctx, const char *fn, enum scr_state want)
@@ -97,6 +98,8 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index)
         log_err("SCR_Start_output: bad dataset name '%s'", name);
         return SCR_FAILURE;
     }
+    /* the previous dataset's background encode owns the filemap */
+    redbg_poll(ctx, 1);
     if (name && cache_find_name(ctx, name) >= 0) {
         log_err("SCR_Start_output: a cached dataset is already named '%s'", name);
         return SCR_FAILURE;
@@ -132,8 +135,8 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index)
     }
     ctx->state = SCR_STATE_OUTPUT;
     if (ctx->rank == 0)
-        evlog_event(ctx, "DATASET_START", "dset=%d name=%s flags=%d", ctx->out.id,
-                    ctx->out.name, flags);
+        evlog_event(ctx, "DATASET_START", "dset=%d name=%s flags=%d type=%s", ctx->out.id,
+                    ctx->out.name, flags, desc_type_name(ctx->out.rd->type));
     return SCR_SUCCESS;
 }
 
@@ -269,9 +272,21 @@ static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid, int crc_now)
     return bytes;
 }
 
-/* after a good dataset: record it in the flush file, flush it if wanted,
- * count it against CheckpointsLeft and stop if a halt condition holds */
-static void out_after(scr_ctx_t *ctx, int id, int flush_now)
+/* The files' sizes on disk before any rank can record the dataset
+ * complete: a rank killed in between still has files a restart can check
+ * (the dataset is complete when any rank recorded it so).  A rank that
+ * cannot record them makes the dataset invalid. */
+static void out_record_files(scr_ctx_t *ctx, int *mine)
+{
+    scr_error_t err;
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0) {
+        log_err("SCR_Complete_output: %s", err.text);
+        *mine = 0;
+    }
+}
+
+/* after a good dataset: record it in the flush file, flush it if wanted */
+static void out_flush(scr_ctx_t *ctx, int id, int flush_now)
 {
     if (ctx->rank == 0)
         flushfile_set(ctx->prefix, id, "CACHE", 1, NULL);
@@ -283,14 +298,89 @@ static void out_after(scr_ctx_t *ctx, int id, int flush_now)
         else
             flush_sync(ctx, id);
     }
+}
+
+/* count a checkpoint against CheckpointsLeft, stop if a halt condition holds */
+static void out_halt(scr_ctx_t *ctx, int checkpoint)
+{
     char reason[256] = "";
-    if (scr_halt_after_dataset(ctx, (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0, reason,
-                               sizeof(reason))) {
+    if (scr_halt_after_dataset(ctx, checkpoint, reason, sizeof(reason))) {
         if (ctx->rank == 0)
             log_msg("halt condition %s holds", reason);
         if (config_get_int(ctx->cfg, "SCR_HALT_EXIT", 0))
             scr_halt_exit(ctx, reason);
     }
+}
+
+/* redundancy in place, then the verdict recorded; returns it */
+static int out_protect(scr_ctx_t *ctx, int id, int all)
+{
+    scr_error_t err = {""};
+    if (all) {
+        fault_point("output.redundancy", ctx->rank);
+        int ok = red_apply(ctx, ctx->out.rd, id, ctx->out.dir, ctx->comm, &err) == 0;
+        all = scr_agree(ctx, ok, "SCR_Complete_output: redundancy",
+                        err.text[0] ? &err : NULL);
+    }
+    fault_point("output.protected", ctx->rank); /* redundancy done, not marked */
+    kvtree_util_set_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE", all);
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+        log_err("SCR_Complete_output: %s", err.text);
+    fault_point("output.marked", ctx->rank); /* COMPLETE recorded */
+    return all;
+}
+
+/* the files recorded (COMPLETE=0), then the encode on its own thread */
+static int out_protect_later(scr_ctx_t *ctx, int id)
+{
+    scr_error_t err;
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+        log_err("SCR_Complete_output: %s", err.text);
+    return redbg_start(ctx, ctx->out.rd, id, ctx->out.t0) == 0;
+}
+
+/* keep a good dataset (older ones evicted, its CRC pass started) or drop it */
+static void out_keep(scr_ctx_t *ctx, int id, int all, int crc_later)
+{
+    scr_error_t err;
+    if (!all) {
+        if (ctx->rank == 0)
+            log_err("dataset %d (%s) is invalid and was not kept", id, ctx->out.name);
+        cache_delete_dset(ctx, id);
+        return;
+    }
+    cache_evict(ctx, &ctx->stores[ctx->out.rd->store], 0);
+    if (crc_later && crcbg_start(ctx, id) < 0) {
+        /* no thread: the pass runs here after all */
+        int again = 1;
+        out_finish_files(ctx, &again, 1);
+        if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+            log_err("SCR_Complete_output: %s", err.text);
+    }
+}
+
+void scr_output_settle(scr_ctx_t *ctx, int id, reddesc_t *rd, int ok, double secs)
+{
+    const char *name =
+        kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
+    char nm[SCR_MAX_FILENAME];
+    snprintf(nm, sizeof(nm), "%s", name ? name : "?");
+    if (!ok) {
+        if (ctx->rank == 0)
+            log_err("dataset %d (%s) is invalid and was not kept", id, nm);
+        cache_delete_dset(ctx, id);
+    } else {
+        cache_evict(ctx, &ctx->stores[rd->store], 0);
+        log_dbg(1,
+                "dataset %d (%s): %s redundancy done in the background, %.3f s after "
+                "the output started",
+                id, nm, desc_type_name(rd->type), secs);
+    }
+    if (ctx->rank == 0)
+        evlog_event(ctx, "REDUNDANCY_END", "dset=%d name=%s type=%s secs=%.3f ok=%d", id,
+                    nm, desc_type_name(rd->type), secs, ok);
+    if (ok)
+        out_flush(ctx, id, 0);
 }
 
 int SCR_Complete_output(int valid)
@@ -304,6 +394,7 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
         return SCR_SUCCESS;
     if (!out_check(ctx, "SCR_Complete_output", SCR_STATE_OUTPUT))
         return SCR_FAILURE;
+    fault_point("output.written", ctx->rank); /* the files written, nothing recorded */
     int id = ctx->out.id, mine = valid != 0, all;
     /* SINGLE reads nothing at completion: its CRC pass can run behind;
      * PARTNER, XOR and RS compute the CRCs from the bytes they read */
@@ -316,48 +407,39 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
     if (mem)
         crc_later = crc_now = 0;
     uint64_t bytes = out_finish_files(ctx, &mine, crc_now), total = 0;
+    fault_point("output.crc", ctx->rank); /* sizes (and CRCs) taken, not agreed */
+    out_record_files(ctx, &mine);
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
     MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
-    scr_error_t err = {""};
-    if (all) {
-        fault_point("output.redundancy", ctx->rank);
-        int ok = red_apply(ctx, ctx->out.rd, id, ctx->out.dir, &err) == 0;
-        all = scr_agree(ctx, ok, "SCR_Complete_output: redundancy",
-                        err.text[0] ? &err : NULL);
-    }
-    fault_point("output.protected", ctx->rank); /* redundancy done, not marked */
-    kvtree_t *d = filemap_get_desc(ctx->filemap, id, "DSETDESC");
-    kvtree_util_set_int(d, "COMPLETE", all);
-    kvtree_util_set_u64(d, "SIZE", total);
-    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
-        log_err("SCR_Complete_output: %s", err.text);
+    kvtree_util_set_u64(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "SIZE", total);
+    /* a memory checkpoint's state moves on when it returns: not behind */
+    int later = all && !flush_now && !mem && redbg_usable(ctx, ctx->out.rd) &&
+                out_protect_later(ctx, id);
+    if (!later)
+        all = out_protect(ctx, id, all);
     double secs = scr_now() - ctx->out.t0;
-    if (!all) {
-        if (ctx->rank == 0)
-            log_err("dataset %d (%s) is invalid and was not kept", id, ctx->out.name);
-        cache_delete_dset(ctx, id);
-    } else {
-        cache_evict(ctx, &ctx->stores[ctx->out.rd->store], 0);
-        if (crc_later && crcbg_start(ctx, id) < 0) {
-            /* no thread: the pass runs here after all */
-            int again = 1;
-            out_finish_files(ctx, &again, 1);
-            if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
-                log_err("SCR_Complete_output: %s", err.text);
-        }
-        log_dbg(1, "dataset %d (%s): %llu bytes in %.3f s, %s", id, ctx->out.name,
-                (unsigned long long)total, secs, desc_type_name(ctx->out.rd->type));
-    }
-    if (ctx->out.flags & SCR_FLAG_CHECKPOINT) {
+    if (!later)
+        out_keep(ctx, id, all, crc_later);
+    if (all)
+        log_dbg(1, "dataset %d (%s): %llu bytes in %.3f s, %s%s", id, ctx->out.name,
+                (unsigned long long)total, secs, desc_type_name(ctx->out.rd->type),
+                later ? " (redundancy in the background)" : "");
+    int checkpoint = (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0;
+    if (checkpoint) {
         ctx->ckpt_seconds += secs;
         ctx->t_last_ckpt = scr_now();
     }
     ctx->state = SCR_STATE_IDLE;
     if (ctx->rank == 0)
-        evlog_event(ctx, "DATASET_END", "dset=%d name=%s bytes=%llu secs=%.3f ok=%d", id,
-                    ctx->out.name, (unsigned long long)total, secs, all);
+        evlog_event(ctx, "DATASET_END",
+                    "dset=%d name=%s bytes=%llu secs=%.3f ok=%d type=%s flags=%d%s", id,
+                    ctx->out.name, (unsigned long long)total, secs, all,
+                    desc_type_name(ctx->out.rd->type), ctx->out.flags,
+                    later ? " redundancy=background" : "");
+    if (all && !later)
+        out_flush(ctx, id, flush_now);
     if (all)
-        out_after(ctx, id, flush_now);
+        out_halt(ctx, checkpoint);
     return all ? SCR_SUCCESS : SCR_FAILURE;
 }
 
@@ -381,7 +463,9 @@ int SCR_Need_checkpoint(int *flag)
     if (!scr_check_init(ctx, "SCR_Need_checkpoint"))
         return SCR_FAILURE;
     ctx->need_calls++;
-    flush_async_poll(ctx, 0);
+    /* every step: settle a finished background encode, never wait for one */
+    if (!redbg_poll(ctx, 0))
+        flush_async_poll(ctx, 0);
     int need = scr_halt_pending(ctx);
     if (ctx->rank == 0) {
         int every = config_get_int(ctx->cfg, "SCR_CHECKPOINT_INTERVAL", 0);
@@ -414,7 +498,8 @@ int SCR_Should_exit(int *flag)
         return SCR_SUCCESS;
     if (!scr_check_init(ctx, "SCR_Should_exit"))
         return SCR_FAILURE;
-    flush_async_poll(ctx, 0);
+    if (!redbg_poll(ctx, 0))
+        flush_async_poll(ctx, 0);
     *flag = scr_halt_pending(ctx);
     return SCR_SUCCESS;
 }

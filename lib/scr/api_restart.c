@@ -12,6 +12,7 @@
 #include "halt.h"
 #include "pfs.h"
 #include "log.h"
+#include "redbg.h"
 #include "scr.h"
 #include "units.h"
 
@@ -105,6 +106,9 @@ static int restart_check(scr_ctx_t *ctx, const char *fn, enum scr_state want)
 {
     if (!scr_check_init(ctx, fn))
         return 0;
+    /* a background encode owns the filemap; every caller is collective */
+    if (ctx->enabled)
+        redbg_poll(ctx, 1);
     if (ctx->state != want) {
         log_err("%s: called %s", fn,
                 ctx->state == SCR_STATE_OUTPUT ? "inside an open output"

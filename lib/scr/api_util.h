@@ -8,8 +8,9 @@
 /* the one library context */
 scr_ctx_t *scr_ctx(void);
 
-/* Every process learns whether all succeeded; the lowest failing rank prints
- * its message (prefixed with what).  Returns 1 if all ok. */
+/* Every process learns whether all succeeded; the lowest failing rank with a
+ * message (err set and not empty) prints it, prefixed with what (none has
+ * one: the lowest failing rank prints what alone).  Returns 1 if all ok. */
 int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err);
 
 /* SCR_Start_output, protected with descriptor CKPT=rd_index (-1: the one
@@ -18,6 +19,11 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index);
 /* SCR_Complete_output; flush_now: the dataset is on the prefix before the
  * call returns, whatever SCR_FLUSH says */
 int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now);
+
+/* after dataset id's redundancy ran in the background (redbg.h): keep a
+ * good dataset (evict older ones, flush it if due) or delete a bad one;
+ * secs: from the start of the output to the encode's end.  Collective. */
+void scr_output_settle(scr_ctx_t *ctx, int id, reddesc_t *rd, int ok, double secs);
 
 /* misuse checks: print one line naming the call and return 0 when unusable */
 int scr_check_init(scr_ctx_t *ctx, const char *fn);

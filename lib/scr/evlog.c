@@ -55,10 +55,15 @@ void evlog_event(scr_ctx_t *ctx, const char *event, const char *fmt, ...)
         vsnprintf(extra, sizeof(extra), fmt, ap);
         va_end(ap);
     }
+    /* time= to the millisecond: `scr report` places events of one second */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
     pfs_timestamp(ts, sizeof(ts));
-    int n = snprintf(line, sizeof(line), "%s %lld event=%s job=%s user=%s host=%s%s%s\n",
-                     ts, (long long)time(NULL), event, ctx->jobid, ctx->user,
-                     ctx->topo.hostname, extra[0] ? " " : "", extra);
+    int n = snprintf(line, sizeof(line),
+                     "%s %lld event=%s job=%s user=%s host=%s time=%lld.%03ld%s%s\n", ts,
+                     (long long)now.tv_sec, event, ctx->jobid, ctx->user,
+                     ctx->topo.hostname, (long long)now.tv_sec, now.tv_nsec / 1000000,
+                     extra[0] ? " " : "", extra);
     if (n < 0)
         return;
     if ((size_t)n >= sizeof(line))

@@ -3,7 +3,9 @@
  * (SCR_LOG_SYSLOG_ENABLE), when SCR_LOG_ENABLE=1.
  *
  * Line format, for scripts:  <ISO time> <unix time> event=<NAME> job=<id>
- * user=<name> host=<host> [key=value ...]   Values never contain spaces.
+ * user=<name> host=<host> time=<unix time with milliseconds> [key=value ...]
+ * Values never contain spaces.  Readers (`scr report`) take the keys a line
+ * has: a key may be added, never renamed or removed.
  */
 #ifndef SCR_EVLOG_H
 #define SCR_EVLOG_H

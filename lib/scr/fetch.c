@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "desc.h"
 #include "evlog.h"
+#include "fault.h"
 #include "fetch.h"
 #include "filemap.h"
 #include "flow.h"
@@ -26,7 +27,16 @@ typedef struct {
     char dir[SCR_PATH_MAX]; /* cache dataset directory */
     kvtree_t *files;        /* rel -> {SIZE, CRC} */
     scr_error_t err;
+    int local; /* it was the cache that failed, not the copy on the prefix */
 } fetch_job_t;
+
+/* after each block copied into cache */
+static void fetch_block(uint64_t done, double busy, void *arg)
+{
+    (void)done;
+    (void)busy;
+    fault_point("fetch.block", ((fetch_job_t *)arg)->ctx->rank);
+}
 
 /* copy and verify this rank's files */
 static int fetch_copy(void *arg)
@@ -40,15 +50,21 @@ static int fetch_copy(void *arg)
         uint64_t size;
         if (!path_is_safe_relative(rel))
             return errprintf(&j->err, "unsafe file name '%s'", rel), -1;
-        io_copy_t o = {NULL, NULL, j->ctx->file_buf_size, NULL, NULL, !j->ctx->overlap};
+        io_copy_t o = {.bufsize = j->ctx->file_buf_size,
+                       .progress = fetch_block,
+                       .arg = j,
+                       .serial = !j->ctx->overlap};
         snprintf(src, sizeof(src), "%s/%s", j->pfsdir, rel);
         snprintf(dst, sizeof(dst), "%s/%s", j->dir, rel);
         char *parent = strdup(dst);
         *strrchr(parent, '/') = '\0';
-        int64_t n = io_mkdir_p(parent, 0700, &err) < 0
-                        ? -1
-                        : io_copy_file(src, dst, &o, &crc, &err);
+        int64_t n = -1;
+        if (io_mkdir_p(parent, 0700, &err) == 0)
+            n = io_copy_file(src, dst, &o, &crc, &err);
         free(parent);
+        /* every error of the copy names the file it is about */
+        if (n < 0 && !strstr(err.text, src))
+            j->local = 1;
         if (n < 0)
             return errprintf(&j->err, "%s", err.text), -1;
         kvtree_t *m = kvtree_elem_tree(e);
@@ -122,6 +138,10 @@ static int fetch_summary(scr_ctx_t *ctx, fetch_job_t *j, kvtree_t *summary)
     return 0;
 }
 
+/* Fetch dataset id from directory name of the prefix into cache and
+ * protect it.  Returns 0; -1 when the copy on the prefix is unusable; -2
+ * when only the cache failed (full, unwritable: nothing against the
+ * dataset, which is not to be marked FAILED). */
 static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes,
                      double *protect)
 {
@@ -146,23 +166,38 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes,
     cache_delete_dset(ctx, id);
     cache_evict(ctx, st, 1);
     cache_dset_dir(st, id, j.dir, sizeof(j.dir));
-    if (!fetch_agree(ctx, io_mkdir_p(j.dir, 0700, &err) == 0, err.text, id))
+    if (!fetch_agree(ctx, io_mkdir_p(j.dir, 0700, &err) == 0, err.text, id)) {
+        rc = -2;
         goto out;
+    }
     fetch_register(&j, dset, rd);
     int width = config_get_int(ctx->cfg, "SCR_FETCH_WIDTH", 256);
     int ok = flow_run(ctx->comm, width, fetch_copy, &j);
     if (agree_first_failure(ctx->comm, j.err.text[0] != '\0') == ctx->rank)
         log_err("fetch of dataset %d failed: %s", id, j.err.text);
+    int bad = j.err.text[0] && !j.local, any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_LOR, ctx->comm);
     double t0 = scr_now();
-    if (ok) /* a fetched checkpoint is protected like a new one */
-        ok = red_apply(ctx, rd, id, j.dir, &err) == 0;
+    if (ok)
+        fault_point("fetch.copied", ctx->rank); /* checked, not protected */
+    /* a fetched checkpoint is protected like a new one; its files have
+     * checked out, so a failure now is the cache's */
+    if (ok && red_apply(ctx, rd, id, j.dir, ctx->comm, &err) < 0) {
+        ok = 0;
+        if (agree_first_failure(ctx->comm, err.text[0] != '\0') == ctx->rank)
+            log_err("fetch of dataset %d: protecting it in cache failed: %s", id,
+                    err.text);
+    }
     *protect = scr_now() - t0;
     if (!ok) {
+        rc = any_bad ? -1 : -2;
         cache_delete_dset(ctx, id);
         goto out;
     }
+    fault_point("fetch.protected", ctx->rank); /* COMPLETE not recorded */
     kvtree_util_set_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE", 1);
-    filemap_write(ctx->filemap_path, ctx->filemap, NULL);
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+        log_err("fetch of dataset %d: %s", id, err.text);
     kvtree_util_get_u64(dset, "SIZE", bytes);
     rc = 0;
 out:
@@ -205,8 +240,18 @@ int fetch_sync(scr_ctx_t *ctx)
     kvtree_t *index = kvtree_new();
     const char *want = config_get(ctx->cfg, "SCR_CURRENT", NULL);
     int below = INT32_MAX, found = -1;
-    if (ctx->rank == 0)
-        index_read(ctx->prefix, index, NULL);
+    scr_error_t err, rerr;
+    errno = 0;
+    if (ctx->rank == 0 && index_read(ctx->prefix, index, &err) < 0 && errno != ENOENT) {
+        /* damaged (a torn write): the summaries still say what is whole */
+        int n = errno == EBADMSG ? index_recover(ctx->prefix, index, &rerr) : -1;
+        if (n < 0)
+            log_err("%s; no checkpoint can be fetched from the prefix", err.text);
+        else
+            log_err("%s; set aside as index.scr.damaged, and written again from the "
+                    "summaries of the %d complete datasets on the prefix",
+                    err.text, n);
+    }
     for (;;) {
         char dir[256] = "";
         int id = ctx->rank == 0 ? index_pick(index, want, below, dir, sizeof(dir)) : -1;
@@ -217,7 +262,7 @@ int fetch_sync(scr_ctx_t *ctx)
         double t0 = scr_now();
         uint64_t bytes = 0;
         double protect = 0;
-        int fetched = fetch_one(ctx, id, dir, &bytes, &protect) == 0;
+        int got = fetch_one(ctx, id, dir, &bytes, &protect), fetched = got == 0;
         if (fetched && fetch_chain(ctx, index, id) < 0) {
             cache_delete_dset(ctx, id); /* useless without its bases */
             fetched = 0;
@@ -239,7 +284,12 @@ int fetch_sync(scr_ctx_t *ctx)
             found = id;
             break;
         }
-        if (ctx->rank == 0) {
+        if (ctx->rank == 0 && got == -2) {
+            log_err("dataset %d (%s) could not be fetched into cache (the copy on the "
+                    "prefix is not at fault); trying an older one",
+                    id, dir);
+            evlog_event(ctx, "FETCH", "dset=%d dir=%s ok=0 cache=1", id, dir);
+        } else if (ctx->rank == 0) {
             log_err("dataset %d (%s) is marked FAILED in the index; trying an older one",
                     id, dir);
             index_mark_failed(ctx->prefix, id, dir, NULL);

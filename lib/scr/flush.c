@@ -24,6 +24,7 @@
 #include "log.h"
 #include "path.h"
 #include "pfs.h"
+#include "progress.h"
 #include "r2f_mpi.h"
 
 struct flush_async {
@@ -37,7 +38,9 @@ struct flush_async {
     int check_crc;  /* SCR_CRC_ON_FLUSH */
     size_t bufsize; /* SCR_FILE_BUF_SIZE */
     int overlap;    /* read ahead on a helper thread (scr_ctx.h) */
+    int rank;       /* for the fault points */
     scr_error_t err;
+    progress_t progress; /* foreground, rank 0: its own files (progress.h) */
     /* background only */
     int background;
     pthread_t thread;
@@ -74,8 +77,11 @@ typedef struct {
 static void flush_progress(uint64_t done, double busy, void *arg)
 {
     flush_progress_t *p = arg;
+    fault_point("flush.block", p->j->rank);
     if (p->j->background)
         flush_throttle(p->j, p->before + done, busy);
+    else
+        progress_set(&p->j->progress, p->before + done);
 }
 
 /* copy one file, checking its size and CRC32 against the ones recorded at
@@ -165,6 +171,7 @@ static int flush_copy_all(void *arg)
     }
     j->ok = rc == 0;
     flush_transfer_write(j, "STOPPED", 1);
+    progress_end(&j->progress); /* rank 0's own files are done */
     return rc;
 }
 
@@ -176,9 +183,27 @@ static void *flush_thread(void *arg)
     return NULL;
 }
 
+/* rank 0: the prefix's dataset id is this one, not another job's of the
+ * same id (two jobs writing to one prefix at once count alike) */
+static int flush_same_dset(scr_ctx_t *ctx, int id)
+{
+    kvtree_t *index = kvtree_new();
+    kvtree_t *mine = filemap_get_desc(ctx->filemap, id, "DSETDESC");
+    uint64_t a = 0, b = 0;
+    int same = 1;
+    if (mine && index_read(ctx->prefix, index, NULL) == 0 &&
+        kvtree_util_get_u64(index_dset_desc(index, id), "CREATED", &a) == 0 &&
+        kvtree_util_get_u64(mine, "CREATED", &b) == 0)
+        same = a == b;
+    kvtree_delete(&index);
+    return same;
+}
+
 int flush_done(scr_ctx_t *ctx, int id)
 {
     int on = ctx->rank == 0 ? flushfile_location(ctx->prefix, id, "PFS") : 0;
+    if (on && !flush_same_dset(ctx, id))
+        on = 0; /* its flush says why it cannot go there */
     MPI_Bcast(&on, 1, MPI_INT, 0, ctx->comm);
     return on;
 }
@@ -231,7 +256,9 @@ static void flush_mark(scr_ctx_t *ctx, int id, int flushing)
         kvtree_util_set_int(d, "FLUSHING", 1);
     else
         kvtree_unset(d, "FLUSHING");
-    filemap_write(ctx->filemap_path, ctx->filemap, NULL);
+    scr_error_t err;
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
+        log_err("flush of dataset %d: %s", id, err.text);
 }
 
 /* rank 0 announces the flush in the index and flush file and makes the
@@ -243,6 +270,7 @@ static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
     j->check_crc = config_get_int(ctx->cfg, "SCR_CRC_ON_FLUSH", 1);
     j->bufsize = ctx->file_buf_size;
     j->overlap = ctx->overlap;
+    j->rank = ctx->rank;
     j->t0 = scr_now();
     pfs_dset_dir(ctx->prefix, id, j->pfsdir, sizeof(j->pfsdir));
     scr_error_t err = {""};
@@ -300,14 +328,24 @@ static int flush_finish(scr_ctx_t *ctx, flush_job_t *j, int ok)
         kvtree_unset(d, "DIR");
         kvtree_unset(d, "FLUSHING");
         kvtree_util_set_int(d, "FILES", nfiles);
-        if (ok && (summary_write(j->pfsdir, d, 1, &err) < 0 ||
-                   index_add(ctx->prefix, j->id, name, d, 1, &err) < 0 ||
-                   flushfile_set(ctx->prefix, j->id, "PFS", 1, &err) < 0))
+        if (ok && summary_write(j->pfsdir, d, 1, &err) < 0)
+            ok = 0;
+        if (ok)
+            fault_point("flush.summary", ctx->rank); /* not in the index yet */
+        if (ok && index_add(ctx->prefix, j->id, name, d, 1, &err) < 0)
+            ok = 0;
+        if (ok)
+            fault_point("flush.indexed", ctx->rank); /* flush file not updated */
+        if (ok && flushfile_set(ctx->prefix, j->id, "PFS", 1, &err) < 0)
             ok = 0;
         flushfile_set(ctx->prefix, j->id, "FLUSHING", 0, NULL);
         kvtree_delete(&d);
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    /* the copy's own failure was told (flush_report); one after it here */
+    if (agree_first_failure(ctx->comm, err.text[0] != '\0') == ctx->rank)
+        log_err("flush of dataset %d to %s failed: %s; it stays in cache", j->id,
+                j->pfsdir, err.text);
     flush_keep_crcs(ctx, j);
     flush_mark(ctx, j->id, 0);
     double secs = scr_now() - j->t0;
@@ -368,6 +406,8 @@ int flush_sync(scr_ctx_t *ctx, int id)
     if (!j)
         return 0;
     int width = config_get_int(ctx->cfg, "SCR_FLUSH_WIDTH", 256);
+    if (ctx->rank == 0)
+        progress_begin(&j->progress, j->bytes, "flush of dataset %d, rank 0's files", id);
     int ok = flow_run(ctx->comm, width, flush_copy_all, j);
     flush_report(ctx, j, ok);
     int rc = flush_finish(ctx, j, ok);

@@ -25,6 +25,7 @@
 #include "io.h"
 #include "log.h"
 #include "mem.h"
+#include "redbg.h"
 #include "scr_mem.h"
 
 enum { REC_OK, REC_DAMAGED, REC_MISUSE };
@@ -264,6 +265,7 @@ static int recover(const char *fn, const int *ids, int n, int consume)
         log_err("%s: called inside an open output, restart or checkpoint", fn);
         return SCR_FAILURE;
     }
+    redbg_poll(ctx, 1); /* a file checkpoint's encode may still own the filemap */
     for (;;) {
         MPI_Bcast(&ctx->restart_id, 1, MPI_INT, 0, ctx->comm);
         int id = ctx->restart_id;

@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "desc.h"
 #include "evlog.h"
+#include "fault.h"
 #include "filemap.h"
 #include "inventory.h"
 #include "io.h"
@@ -114,7 +115,7 @@ typedef struct {
 } rb_hook_t;
 
 /* record arriving files in the owner's filemap before they are created */
-static int rb_record(const kvtree_t *recv, const char *dir, void *arg)
+static int rb_record(const kvtree_t *recv, const char *dir, void *arg, scr_error_t *err)
 {
     rb_hook_t *hk = arg;
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
@@ -123,7 +124,7 @@ static int rb_record(const kvtree_t *recv, const char *dir, void *arg)
         const char *rel = kvtree_get_val(m, "REL");
         if (!rel || !path_is_safe_relative(rel) || asprintf(&p, "%s/%s", dir, rel) < 0) {
             kvtree_delete(&m);
-            return -1;
+            return errprintf(err, "refusing unsafe file name '%s'", rel ? rel : "");
         }
         kvtree_unset(m, "PATH");
         kvtree_util_set_int(m, "COMPLETE", 0); /* until it has arrived and checked out */
@@ -131,7 +132,7 @@ static int rb_record(const kvtree_t *recv, const char *dir, void *arg)
         kvtree_delete(&m);
         free(p);
     }
-    return filemap_write(hk->ctx->filemap_path, hk->ctx->filemap, NULL);
+    return filemap_write(hk->ctx->filemap_path, hk->ctx->filemap, err);
 }
 
 /* mark arrived files complete */
@@ -151,7 +152,7 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
 {
     kvtree_t *list = rb_list(h), *dests = kvtree_new();
     rb_hook_t hk = {ctx, id};
-    int rc = rb_record(list, dir, &hk);
+    int rc = rb_record(list, dir, &hk, err);
     for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
         kvtree_t *m = kvtree_elem_tree(e);
         const char *src = kvtree_get_val(m, "PATH");
@@ -247,7 +248,7 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
         rb_hook_t hk = {ctx, id};
         scr_error_t e;
         int rc = xfer_files(ctx->comm, dest, list, src, dir, recv, ctx->buf_size,
-                            rb_record, &hk, &e);
+                            rb_record, &hk, "rebuild", &e);
         if (src != MPI_PROC_NULL) {
             if (rc == 0)
                 rb_complete(ctx, id, recv);
@@ -359,13 +360,19 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
         ok = 0;
     if (rb_transfer(rb, id, rounds, sends, my_round, holder, dir, err) < 0)
         ok = 0;
-    if (master)
-        rb_drop_copies(rb, id, sends, 1);
     if (h) {
         int files = 0;
         kvtree_util_get_int(h, "FILES", &files);
         kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", files);
     }
+    /* what is in place is recorded complete before the copies sent go: a
+     * failure later in the rebuild must find these files, not lose them */
+    scr_error_t werr;
+    if (filemap_write(ctx->filemap_path, ctx->filemap, &werr) < 0)
+        log_err("rebuild of dataset %d: %s", id, werr.text);
+    MPI_Barrier(ctx->comm);
+    if (master)
+        rb_drop_copies(rb, id, sends, 1);
     int parity = 0;
     if (h)
         kvtree_util_get_int(h, "PARITY_OK", &parity);
@@ -377,6 +384,23 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
     return ok;
 }
 
+/* Forget dataset id but the copies this rank holds of other ranks' files
+ * (PARTNER): the filemap is written before the redundancy is made again,
+ * and a failure in between must still find them.  The partner copy, when
+ * made again, replaces them. */
+static void rb_forget_own(scr_ctx_t *ctx, int id)
+{
+    kvtree_t *ranks = kvtree_dup(kvtree_getf(ctx->filemap, "DSET %d RANK", id));
+    filemap_remove_dset(ctx->filemap, id);
+    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
+        int r;
+        if (kvtree_elem_key_int(e, &r) == 0 && r != ctx->rank)
+            kvtree_setf(ctx->filemap, kvtree_dup(kvtree_elem_tree(e)), "DSET %d RANK %d",
+                        id, r);
+    }
+    kvtree_delete(&ranks);
+}
+
 /* One dataset: distribute, recover, restore redundancy.  Collective.
  * Returns 0, -1 (cannot be rebuilt) or -2 (never completed). */
 static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
@@ -384,7 +408,7 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
     scr_ctx_t *ctx = rb->ctx;
     kvtree_t *red = kvtree_dup(rb_any_desc(rb, id, "REDDESC"));
     kvtree_t *dset = kvtree_dup(rb_any_desc(rb, id, "DSETDESC"));
-    filemap_remove_dset(ctx->filemap, id);
+    rb_forget_own(ctx, id);
     /* complete if any rank recorded it so: that rank saw every rank succeed */
     int complete = 0, any;
     kvtree_util_get_int(dset, "COMPLETE", &complete);
@@ -425,7 +449,9 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
     MPI_Allreduce(&need, &lost, 1, MPI_INT, MPI_SUM, ctx->comm);
     *rebuilt = lost;
     if (red_all(ctx->comm, ok)) {
-        ok = red_recover(ctx, &rd, id, dir, need, err) == 0;
+        /* a reason already given (why the files are not here) is the one */
+        scr_error_t later;
+        ok = red_recover(ctx, &rd, id, dir, need, err->text[0] ? &later : err) == 0;
         if (ok && rd.type == RED_PARTNER)
             ok = red_partner_apply(ctx, &rd, id, dir, err) == 0;
     } else {
@@ -436,6 +462,8 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
     kvtree_delete(&dset);
     if (!red_all(ctx->comm, ok))
         return -1;
+    if (*rebuilt > 0) /* the lost files are back, nothing records it yet */
+        fault_point("rebuild.recovered", ctx->rank);
     kvtree_util_set_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE", 1);
     return 0;
 }
@@ -443,9 +471,12 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
 /* the lowest failing rank's reason, printed once */
 static void rb_report(scr_ctx_t *ctx, int id, int failed, const scr_error_t *err)
 {
-    if (agree_first_failure(ctx->comm, failed) == ctx->rank)
+    int first = agree_first_failure(ctx->comm, failed);
+    if (first == ctx->rank)
         log_err("dataset %d cannot be rebuilt from cache: %s; deleting it", id,
                 err->text);
+    else if (first == ctx->ranks && ctx->rank == 0)
+        log_err("dataset %d cannot be rebuilt from cache; deleting it", id);
 }
 
 /* largest dataset id below prev that any rank was offered, or -1 */
@@ -497,8 +528,9 @@ int rebuild_cache(scr_ctx_t *ctx)
         double t1 = scr_now();
         int rc = rb_dataset(&rb, id, &rebuilt, &err);
         if (ctx->rank == 0)
-            evlog_event(ctx, "REBUILD", "dset=%d lost_ranks=%d secs=%.3f ok=%d", id,
-                        rebuilt, scr_now() - t1, rc == 0);
+            evlog_event(ctx, "REBUILD",
+                        "dset=%d lost_ranks=%d secs=%.3f ok=%d never_completed=%d", id,
+                        rebuilt, scr_now() - t1, rc == 0, rc == -2);
         if (rc == 0) {
             kept++;
             const char *name =
@@ -518,6 +550,7 @@ int rebuild_cache(scr_ctx_t *ctx)
     scr_error_t err;
     if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
         log_err("%s", err.text);
+    fault_point("rebuild.written", ctx->rank);
     MPI_Barrier(ctx->comm);
     rb_drop_old_maps(ctx, maps);
     if (ctx->rank == 0 && ctx->debug > 0)

@@ -43,7 +43,7 @@ void red_record_crcs(scr_ctx_t *ctx, int id, const kvtree_t *list)
     }
 }
 
-int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, MPI_Comm world,
               scr_error_t *err)
 {
     int rc = 0;
@@ -58,8 +58,14 @@ int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
         rc = red_ec_apply(ctx, rd, id, dsetdir, err);
         break;
     }
+    /* My redundancy on disk as good before the sets agree: the dataset is
+     * complete once any rank records it so, and a rank killed before its
+     * own record must still count as protected. */
+    if (rc == 0 && rd->type != RED_SINGLE &&
+        filemap_write(ctx->filemap_path, ctx->filemap, err) < 0)
+        rc = -1;
     /* sets are independent; the dataset is good only if every set is */
-    return red_all(ctx->comm, rc == 0) ? 0 : -1;
+    return red_all(world, rc == 0) ? 0 : -1;
 }
 
 int red_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, int need,

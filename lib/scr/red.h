@@ -19,7 +19,9 @@ kvtree_t *red_user_files(const kvtree_t *fm, int id, int rank);
 /* copy the CRCs of a red_user_files list into rank's filemap entries */
 void red_record_crcs(scr_ctx_t *ctx, int id, const kvtree_t *list);
 
-int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+/* protect dataset id; collective over world (a duplicate of the world: the
+ * library's, or the background encode's own, redbg.h) */
+int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, MPI_Comm world,
               scr_error_t *err);
 int red_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, int need,
                 scr_error_t *err);

@@ -24,6 +24,7 @@
 #include "crcseg.h"
 #include "ec.h"
 #include "ec_file.h"
+#include "fault.h"
 #include "filemap.h"
 #include "io.h"
 #include "kvtree_mpi.h"
@@ -46,6 +47,7 @@ typedef struct {
     crcseg_t ucrc;     /* CRC32 of user files as the encode reads them, or as
                           a recovery writes them */
     char ppath[4200];
+    int rank; /* mine in the world, for the fault points */
 } ec_job_t;
 
 static void ec_job_free(ec_job_t *j)
@@ -315,6 +317,18 @@ static int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
     return pp->rc;
 }
 
+/* after a finished piece at off: first, the fault point block; the middle
+ * one, half (fault.h; on the worker thread when there is one) */
+static void ec_pipe_fault(const ec_pipe_t *pp, uint64_t off, const char *block,
+                          const char *half)
+{
+    uint64_t piece = pp->len ? off / (uint64_t)pp->len : 0;
+    if (piece == 0)
+        fault_point(block, pp->j->rank);
+    if (piece == (uint64_t)pp->pieces / 2)
+        fault_point(half, pp->j->rank);
+}
+
 /* encode, prepare: my data chunks' products into the parity holders' slots */
 static int ec_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                              scr_error_t *err)
@@ -336,16 +350,23 @@ static int ec_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char
         ec_slot_symbol(&j->code, j->i, q, &s, &t);
         double t0 = scr_now();
         uint64_t pos = (uint64_t)q * j->chunk + off;
-        if (rc == 0 && io_read_pad_n(&cat, pp->data, (size_t)len, pos, err) < 0)
+        /* XOR's product is the data itself, and each of my chunks goes to
+         * a different holder: read it straight into that holder's slot */
+        unsigned char *in = j->code.is_xor
+                                ? send + (size_t)ec_holder(&j->code, s, j->k) * block
+                                : pp->data;
+        if (rc == 0 && io_read_pad_n(&cat, in, (size_t)len, pos, err) < 0)
             rc = -1;
-        crcseg_update(&j->ucrc, pos, pp->data, (size_t)len);
+        crcseg_update(&j->ucrc, pos, in, (size_t)len);
         double t1 = scr_now();
+        pp->read += t1 - t0;
+        if (j->code.is_xor)
+            continue;
         unsigned char *outs[32];
         for (int p = 0; p < j->m; p++)
             outs[p] = send + (size_t)ec_holder(&j->code, s, j->k + p) * block +
                       (size_t)p * (size_t)len;
         ec_encode_part(&j->code, t, len, pp->data, outs);
-        pp->read += t1 - t0;
         pp->mul += scr_now() - t1;
     }
     return rc;
@@ -366,6 +387,7 @@ static int ec_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char 
             rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
     }
     pp->write += scr_now() - t0;
+    ec_pipe_fault(pp, off, "encode.block", "encode.half");
     return rc;
 }
 
@@ -431,6 +453,7 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     if (ec_job_init(&j, rd, dsetdir) < 0)
         return errprintf(err, "bad %s set of %d with %d failures",
                          desc_type_name(rd->type), rd->set_size, rd->failures);
+    j.rank = ctx->rank;
     kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank);
     kvtree_t *cur = ec_current(ctx->rank, list);
     j.metas = kvtree_new();
@@ -450,12 +473,18 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     if (ok && crcseg_init(&j.ucrc, j.files.n, j.files.sizes, j.chunk ? j.chunk : 1) < 0)
         ok = errprintf(err, "out of memory") == 0;
     ok = ok && ec_write_header(ctx, rd, &j, id, dset, err) == 0;
+    if (ok)
+        fault_point("encode.header", ctx->rank);
     /* every member must take part in every piece, ready or not */
     int all = red_all(rd->comm, ok);
     if (all && ec_encode(&j, ctx, rd->comm, err) < 0)
         ok = 0;
+    if (all && ok)
+        fault_point("encode.parity", ctx->rank); /* the header has no CRC32s yet */
     if (all && ec_finish_header(ctx, rd, &j, ok, list, dset, err) < 0)
         ok = 0;
+    if (all && ok)
+        fault_point("encode.done", ctx->rank); /* not recorded in the filemap */
     if (all && ok && ec_record_parity(ctx, rd, &j, id, err) < 0)
         ok = 0;
     if (all && ok)
@@ -543,7 +572,9 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
     /* the header's copy predates completion: keep the restart's own */
     if (!filemap_get_desc(ctx->filemap, id, "DSETDESC"))
         filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
-    if (xfer_open(*list, dsetdir, &j->files, err) < 0)
+    /* a rank without files has no file whose path would create it */
+    if (io_mkdir_p(dsetdir, 0700, err) < 0 ||
+        xfer_open(*list, dsetdir, &j->files, err) < 0)
         return -1;
     if (crcseg_init(&j->ucrc, j->files.n, j->files.sizes, j->chunk ? j->chunk : 1) < 0)
         return errprintf(err, "out of memory");
@@ -622,6 +653,8 @@ static int ec_recover_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char
             rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
     }
     pp->write += scr_now() - t0;
+    if (l->lost[j->i])
+        ec_pipe_fault(pp, off, "recover.block", "recover.half");
     return rc;
 }
 
@@ -659,7 +692,10 @@ static int ec_finish_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         if (ftruncate(j->files.fds[f], (off_t)j->files.sizes[f]) < 0 ||
             fsync(j->files.fds[f]) < 0)
             return errprintf(err, "write %s: %s", j->files.names[f], strerror(errno));
-        if (crcseg_file_or_read(&j->ucrc, f, j->files.names[f], &got, err) < 0)
+        /* read back, not the CRC of the bytes handed to write: the
+         * application reads this file next, and nothing else would catch
+         * a write the device did not complete */
+        if (io_file_crc(j->files.names[f], &got, NULL, err) < 0)
             return -1;
         if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != got)
             return errprintf(err, "%s: rebuilt data has CRC32 0x%08x, expected 0x%08x",
@@ -681,6 +717,7 @@ int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, i
     int lost[256], nlost = 0, ok = 1;
     if (ec_job_init(&j, rd, dsetdir) < 0 || rd->set_size > 256)
         return errprintf(err, "bad %s set", desc_type_name(rd->type));
+    j.rank = ctx->rank;
     MPI_Allgather(&need, 1, MPI_INT, lost, 1, MPI_INT, rd->comm);
     for (int r = 0; r < j.n; r++)
         nlost += lost[r] != 0;
@@ -699,9 +736,10 @@ int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, i
         ok = ec_recover_data(&j, ctx, rd->comm, lost, nlost, err) == 0;
         if (need && ok)
             ok = ec_finish_lost(ctx, rd, &j, id, list, err) == 0;
-    } else if (ok) {
-        ok = errprintf(err, "another member of %s set %d cannot take part",
-                       desc_type_name(rd->type), rd->set_id) == 0;
+    } else {
+        /* the member that cannot take part says why (rb_report picks the
+         * lowest rank with a reason): a consequence would hide it */
+        ok = 0;
     }
     kvtree_delete(&list);
     kvtree_delete(&dset);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
 #include "filemap.h"
 #include "red.h"
 #include "xfer.h"
@@ -22,7 +23,8 @@ typedef struct {
 } partner_rec_t;
 
 /* record the partner copies (incomplete until they arrive) */
-static int partner_record(const kvtree_t *recv, const char *dir, void *arg)
+static int partner_record(const kvtree_t *recv, const char *dir, void *arg,
+                          scr_error_t *err)
 {
     partner_rec_t *pr = arg;
     kvtree_t *r = filemap_rank(pr->ctx->filemap, pr->id, pr->owner);
@@ -44,8 +46,7 @@ static int partner_record(const kvtree_t *recv, const char *dir, void *arg)
         kvtree_delete(&m);
         free(p);
     }
-    return pr->complete ? 0
-                        : filemap_write(pr->ctx->filemap_path, pr->ctx->filemap, NULL);
+    return pr->complete ? 0 : filemap_write(pr->ctx->filemap_path, pr->ctx->filemap, err);
 }
 
 int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
@@ -59,10 +60,11 @@ int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir
     kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank), *recv = kvtree_new();
     partner_rec_t pr = {ctx, id, owner, 0};
     int rc = xfer_files(rd->comm, right, list, left, dir, recv, ctx->buf_size,
-                        partner_record, &pr, err);
+                        partner_record, &pr, "partner", err);
     if (rc == 0) {
+        fault_point("partner.copied", ctx->rank); /* checked, not recorded */
         pr.complete = 1;
-        partner_record(recv, dir, &pr);
+        partner_record(recv, dir, &pr, NULL);
         red_record_crcs(ctx, id, list);
     }
     kvtree_delete(&list);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "crcseg.h"
+#include "fault.h"
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "path.h"
@@ -122,7 +123,25 @@ typedef struct {
     crcseg_t *crc;
     char *buf[2];
     MPI_Request req[2];
+    const char *stage; /* receive side: its fault points, or NULL */
+    int rank;          /* in MPI_COMM_WORLD, for the fault points */
 } xfer_side_t;
+
+/* the receiver's fault points after bytes [off, off + n) were written */
+static void xfer_fault(const xfer_side_t *r, uint64_t off, int n)
+{
+    char name[64];
+    if (!r->stage)
+        return;
+    if (off == 0) {
+        snprintf(name, sizeof(name), "%s.block", r->stage);
+        fault_point(name, r->rank);
+    }
+    if (off <= r->total / 2 && off + (uint64_t)n > r->total / 2) {
+        snprintf(name, sizeof(name), "%s.half", r->stage);
+        fault_point(name, r->rank);
+    }
+}
 
 static int xfer_count(const xfer_side_t *x, uint64_t off, size_t bufsize)
 {
@@ -139,6 +158,8 @@ static void xfer_land(xfer_side_t *r, int k, uint64_t off, int n, scr_error_t *e
         crcseg_update(r->crc, off, r->buf[k], (size_t)n);
         if (io_write_pad_n(&c, r->buf[k], (size_t)n, off, err) < 0)
             *r->ok = 0;
+        else
+            xfer_fault(r, off, n);
     }
 }
 
@@ -200,7 +221,7 @@ static uint32_t *xfer_sent_crcs(int ok, const crcseg_t *c, int n)
 
 int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
                kvtree_t *recv, size_t bufsize, xfer_hook_fn hook, void *arg,
-               scr_error_t *err)
+               const char *stage, scr_error_t *err)
 {
     xfer_open_t so = {0}, ro = {0};
     crcseg_t scrc = {0}, rcrc = {0};
@@ -209,7 +230,7 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
         return errprintf(err, "cannot exchange file lists");
     if (dest != MPI_PROC_NULL && xfer_open(send, NULL, &so, err) < 0)
         sok = 0;
-    if (src != MPI_PROC_NULL && hook && hook(recv, recv_dir, arg) < 0)
+    if (src != MPI_PROC_NULL && hook && hook(recv, recv_dir, arg, sok ? err : NULL) < 0)
         rok = 0;
     if (src != MPI_PROC_NULL && rok &&
         xfer_open(recv, recv_dir, &ro, sok ? err : NULL) < 0)
@@ -220,8 +241,9 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
         rok = errprintf(err, "out of memory") == 0;
     uint64_t stotal = dest == MPI_PROC_NULL ? 0 : xfer_total(send);
     uint64_t rtotal = src == MPI_PROC_NULL ? 0 : xfer_total(recv);
-    xfer_side_t sx = {comm, dest, &so, stotal, &sok, &scrc, {0}, {0}};
-    xfer_side_t rx = {comm, src, &ro, rtotal, &rok, &rcrc, {0}, {0}};
+    xfer_side_t sx = {comm, dest, &so, stotal, &sok, &scrc, {0}, {0}, NULL, -1};
+    xfer_side_t rx = {comm, src, &ro, rtotal, &rok, &rcrc, {0}, {0}, stage, -1};
+    MPI_Comm_rank(MPI_COMM_WORLD, &rx.rank);
     xfer_stream(&sx, &rx, bufsize, sok && rok ? err : NULL);
     /* tell the receiver whether what it got is real, and what it was */
     int ns = dest == MPI_PROC_NULL ? 0 : kvtree_size(send);

@@ -21,16 +21,20 @@
 #include "error.h"
 #include "kvtree.h"
 
-/* called with the received list, before any received file is created */
-typedef int (*xfer_hook_fn)(const kvtree_t *recv, const char *recv_dir, void *arg);
+/* called with the received list, before any received file is created;
+ * returns 0, or -1 with err saying why */
+typedef int (*xfer_hook_fn)(const kvtree_t *recv, const char *recv_dir, void *arg,
+                            scr_error_t *err);
 
 /* Both ends checksum the bytes as they pass: the receiver compares what
  * arrived with what the sender read (and any CRC in the list), without
  * reading the files again, and on success each file of send and recv has
- * its CRC set. */
+ * its CRC set.  stage (NULL: none) names the receiver's fault points
+ * (fault.h): <stage>.block after the first piece written, <stage>.half
+ * once half of the bytes are. */
 int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
                kvtree_t *recv, size_t bufsize, xfer_hook_fn hook, void *arg,
-               scr_error_t *err);
+               const char *stage, scr_error_t *err);
 
 /* open every file of a list for reading (or writing below dir when dir is
  * not NULL), filling an io concatenation; returns 0 or -1 */

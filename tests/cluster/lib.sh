@@ -7,6 +7,12 @@
 # dir), work (the user's submission directory), shm (the nodes' /dev/shm
 # dirs), example (the installed scr_example), SLURM_CONF.
 #
+# Installed mode, SCR_INSTALLED=PREFIX (e.g. /usr after installing the
+# packages): BUILD_DIR is ignored and nothing is installed; the plugin is
+# the one in PREFIX's Slurm plugin directory (Debian's slurm-wlm, lib64/slurm
+# or lib/slurm; SCR_SLURM_PLUGIN names another) with its built-in bindir, and
+# the user's jobs run with the system's PATH and no LD_LIBRARY_PATH.
+#
 # Then: asuser CMD... (as the test user, in $work), script NAME BODY (a batch
 # script the user owns), submit SBATCH-ARGS... (prints the job id),
 # job_state JOB, wait_job JOB (until it and its epilogs are over),
@@ -28,13 +34,27 @@ cluster_setup() {
 	for t in slurmctld slurmd munged sbatch; do
 		command -v "$t" >/dev/null || { echo "not ok - $t is not installed (scripts/install-deps)"; exit 1; }
 	done
-	[ -e "$build/slurm-plugin/scr.so" ] || { echo "not ok - the SPANK plugin was not built"; exit 1; }
+	local plugin bindir=()
+	if [ -n "${SCR_INSTALLED:-}" ]; then
+		inst=$SCR_INSTALLED
+		for plugin in "${SCR_SLURM_PLUGIN:-}" "$inst"/lib/*/slurm-wlm/scr.so \
+			"$inst/lib64/slurm/scr.so" "$inst/lib/slurm/scr.so"; do
+			[ -f "$plugin" ] && break
+		done
+		[ -f "$plugin" ] || { echo "not ok - no SPANK plugin installed under $inst"; exit 1; }
+		echo "# installed mode: $plugin, $(command -v scr), $inst/libexec/scr/scr_example"
+	else
+		[ -e "$build/slurm-plugin/scr.so" ] || { echo "not ok - the SPANK plugin was not built"; exit 1; }
+	fi
 	base=$(mktemp -d /var/tmp/scr-slurm.XXXXXX)
-	inst=$base/inst cl=$base/cluster work=$base/work
+	cl=$base/cluster work=$base/work
 	trap cluster_cleanup EXIT
-	cmake --install "$build" --prefix "$inst" >/dev/null || exit 1
+	if [ -z "${SCR_INSTALLED:-}" ]; then
+		inst=$base/inst plugin=$base/inst/lib/slurm/scr.so bindir=("bindir=$base/inst/sbin")
+		cmake --install "$build" --prefix "$inst" >/dev/null || exit 1
+	fi
 	chmod 755 "$base"
-	"$cluster" start "$cl" "$n" "$inst/lib/slurm/scr.so" "bindir=$inst/sbin" "$@" ||
+	"$cluster" start "$cl" "$n" "$plugin" "${bindir[@]}" "$@" ||
 		{ tail -20 "$cl"/log/*.log; exit 1; }
 	export SLURM_CONF=$cl/slurm.conf
 	mkdir -p "$work" && chown "$user:" "$work"
@@ -43,8 +63,10 @@ cluster_setup() {
 }
 
 asuser() {
-	(cd "$work" && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" PATH="$inst/bin:$PATH" \
-		LD_LIBRARY_PATH="$inst/lib" OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
+	local paths=(PATH="$inst/bin:$PATH" LD_LIBRARY_PATH="$inst/lib")
+	[ -n "${SCR_INSTALLED:-}" ] && paths=()
+	(cd "$work" && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" "${paths[@]}" \
+		OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
 		OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1 "$@")
 }
 script() { # script NAME BODY: a batch script owned by the user

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# test-slurm.sh BUILD_DIR: SCR inside a real Slurm cluster (munge, slurmctld,
+# test-slurm.sh BUILD_DIR (or SCR_INSTALLED=/usr test-slurm.sh: the installed
+# packages, tests/cluster/lib.sh): SCR inside a real Slurm cluster (munge, slurmctld,
 # one slurmd per simulated node, the SPANK plugin in plugstack.conf, Open MPI
 # launched by srun --mpi=pmix), jobs submitted as an unprivileged user.
 #
@@ -16,14 +17,28 @@
 #  (d) a symlink planted in the cache to a root-only file: the epilog does
 #      not follow it, the index rebuilds that file from XOR, every file on the
 #      prefix belongs to the user
-#  (a) `scr run` in an sbatch --scr=on --no-kill job on 5 nodes: a node dies
-#      mid-run, the relaunch excludes it, uses the spare, restarts from the
-#      rebuilt cache and finishes
+#  (g) submission through job_submit/scr (JobSubmitPlugins=scr): a bad
+#      --scr / --scr-spares value, spares without --scr=on or without -N, more
+#      spares than the partition has, srun --scr-spares: each refused at
+#      submission with one line, nothing queued; the same lines for a client
+#      that bypasses the SPANK plugin (submit-raw.c); sbatch and salloc jobs
+#      get their spares and SCR_SPARES; a job without --scr=on keeps its size
+#  (h) a node dies under two jobs: the one without --scr=on is killed
+#      (Slurm's default, untouched), the --scr=on one keeps running
+#  (a) `scr run` in a plain `sbatch --scr=on --scr-spares=1 -N4` job (5
+#      nodes, no --no-kill): the first run leaves the spare out, a node dies
+#      mid-run, the job lives on, the relaunch excludes the dead node, uses
+#      the spare, restarts from the rebuilt cache and finishes
 set -u
 cdir=$(cd "$(dirname "$0")" && pwd)
 . "$cdir/../sim/lib.sh"
 . "$cdir/lib.sh"
-cluster_setup "$(cd "${1:?usage: test-slurm.sh BUILD_DIR}" && pwd)" 5 timeout=20
+export SCR_CLUSTER_JOB_SUBMIT=1 # slurmctld loads job_submit_scr.so from beside scr.so
+# the build, or with SCR_INSTALLED=PREFIX what is installed there (lib.sh)
+build=""
+[ -n "${SCR_INSTALLED:-}" ] || build=$(cd "${1:?usage: test-slurm.sh BUILD_DIR, or SCR_INSTALLED=PREFIX test-slurm.sh}" && pwd)
+cluster_setup "$build" 5 timeout=20
+. "$cdir/san.sh" && san_clients "$cl" # SCR_CLUSTER_SANITIZE: sanitizer mode
 
 # ---- (e) the option exists; a job without it is untouched
 sbatch --help >"$base/help.txt" 2>&1
@@ -45,6 +60,74 @@ j=$(submit --scr=on -N1 -w node1 -o env.out env.sh)
 wait_job "$j"
 check "(e) with --scr=on a step sees SCR_ENABLE, the cache base and the prefix" \
 	test "$(tr '\n' ' ' <"$work/env.out")" = "1 /dev/shm $work "
+
+# ---- (g) job_submit/scr at submission
+# refused NAME LINE SBATCH-ARGS...: sbatch fails, LINE is printed once, and
+# no job called NAME exists
+refused() {
+	local name=$1 line=$2 rc
+	shift 2
+	asuser sbatch -J "$name" -o /dev/null "$@" >"$base/$name.txt" 2>&1
+	rc=$?
+	sed 's/^/# /' "$base/$name.txt"
+	check "(g) $name: sbatch $* fails" test "$rc" -ne 0
+	check "(g) $name: one line says why" test "$(grep -cF -- "$line" "$base/$name.txt")" -eq 1
+	check "(g) $name: nothing was queued" test -z "$(squeue -h -t all -n "$name")"
+}
+refused scr-maybe "--scr: 'maybe' is not on or off" --scr=maybe -N1 --wrap true
+refused spares-x "--scr-spares: 'x' is not a number of spare nodes" --scr=on --scr-spares=x -N1 --wrap true
+refused spares-neg "--scr-spares: '-1' is not a number of spare nodes" --scr=on --scr-spares=-1 -N1 --wrap true
+refused spares-noscr "--scr-spares=1 needs --scr=on" --scr-spares=1 -N1 --wrap true
+refused spares-noN "--scr-spares=1 needs a node count (-N)" --scr=on --scr-spares=1 -n1 --wrap true
+refused spares-big "--scr-spares=2: 4 nodes to run on and 2 spares are 6, more than partition debug has for a job (5)" \
+	--scr=on --scr-spares=2 -N4 --wrap true
+asuser srun --scr=on --scr-spares=1 -N1 -n1 true >"$base/srun-spares.txt" 2>&1
+check "(g) srun --scr-spares is refused with one line" \
+	test "$(grep -c -- '--scr-spares is for sbatch and salloc' "$base/srun-spares.txt")" -eq 1
+ctld_up() { scontrol ping 2>&1 | grep -q "is UP"; }
+check "(g) and slurmctld is still up" ctld_up
+# a client without the SPANK plugin: the job_submit plugin alone refuses
+cc -Wall -Werror -o "$base/submit-raw" "$cdir/submit-raw.c" -lslurm || echo "not ok - cannot build submit-raw.c"
+raw() { # raw NAME NAME=VALUE...: submit-raw as the user, output in $base/raw-NAME.txt
+	local name=$1
+	shift
+	asuser "$base/submit-raw" "$@" >"$base/raw-$name.txt" 2>&1
+}
+rawrefused() { # rawrefused NAME LINE NAME=VALUE...
+	local name=$1 line=$2
+	shift 2
+	raw "$name" "$@"
+	check "(g) raw $*: refused" test $? -ne 0
+	check "(g) raw $*: with the line sbatch prints" test "$(grep -cF -- "$line" "$base/raw-$name.txt")" -eq 1
+}
+rawrefused maybe "--scr: 'maybe' is not on or off" _SLURM_SPANK_OPTION_scr_scr=maybe
+rawrefused enable "--scr: 'perhaps' is not on or off" SCR_ENABLE=perhaps
+rawrefused spares-x "--scr-spares: 'x' is not a number of spare nodes" \
+	_SLURM_SPANK_OPTION_scr_scr=on _SLURM_SPANK_OPTION_scr_scr_spares=x
+rawrefused spares-noscr "--scr-spares=1 needs --scr=on" _SLURM_SPANK_OPTION_scr_scr_spares=1
+check "(g) none of them was queued" test -z "$(squeue -h -t all -n submit-raw)"
+raw plain FOO=1
+check "(g) while the same client's plain job is queued" test -n "$(squeue -h -t all -n submit-raw)"
+# accepted: the spares arrive in sbatch and salloc jobs, other jobs keep their size
+script spares.sh 'echo "nodes=$SLURM_JOB_NUM_NODES spares=${SCR_SPARES-none}"'
+j=$(submit --scr=on --scr-spares=1 -N1 -o spares.out spares.sh 2>"$base/spares.err")
+wait_job "$j"
+check "(g) sbatch --scr-spares=1 -N1: 2 nodes, SCR_SPARES=1" has "$work/spares.out" '^nodes=2 spares=1$'
+check "(g) and sbatch said so" has "$base/spares.err" '--scr-spares=1: the job asks for 2 nodes, 1 to run on and 1 spare'
+asuser salloc --scr=on --scr-spares=1 -N1 bash -c 'echo "nodes=$SLURM_JOB_NUM_NODES spares=$SCR_SPARES"' \
+	>"$base/salloc.out" 2>&1
+check "(g) salloc --scr-spares=1 -N1: 2 nodes, SCR_SPARES=1" has "$base/salloc.out" '^nodes=2 spares=1$'
+j=$(submit -N2 -o spares-plain.out spares.sh)
+wait_job "$j"
+check "(g) a job without --scr=on keeps its node count" has "$work/spares-plain.out" '^nodes=2 spares=none$'
+j=$(submit --scr=on -N2 -o spares-none.out spares.sh)
+wait_job "$j"
+check "(g) so does a --scr=on job without spares" has "$work/spares-none.out" '^nodes=2 spares=none$'
+# `--scr` alone reaches the control environment as "(null)": on, for the prolog too
+script bare.sh 'test -d "/dev/shm/$USER/scr.$SLURM_JOB_ID" && echo "prolog ran"'
+j=$(submit --scr -N1 -o bare.out bare.sh)
+wait_job "$j"
+check "(g) --scr without a value is on for the prolog as well" has "$work/bare.out" '^prolog ran$'
 
 # ---- (c) unusable cache: the prolog fails, the node is drained with a reason
 "$simnode" exec "$cl/nodes" node5 mount -o remount,bind,ro /dev/shm
@@ -112,7 +195,7 @@ rm -f \"\$f\" && ln -s $secret \"\$f\" && echo planted \$f"
 j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o plant.out plant.sh)
 wait_job "$j"
 check "(d) the job planted the symlink" has "$work/plant.out" '^planted '
-check "(d) the epilog refused the symlink" has "$cl/log/slurmd.node1.log" 'rank_0_f0.dat.*(Too many levels|not a regular)'
+check "(d) the epilog refused the symlink" has "$cl/log/slurmd.node1.log" 'rank_0_f0.dat.*(Too many levels|not a regular|is a symbolic link; not following it)'
 check "(d) the index rebuilt the file from XOR" has "$work/.scr/log" "event=INDEX job=$j .*rebuilt=1 .*ok=1"
 grep -h "scr-epilog\[job $j\]" "$cl"/log/slurmd.*.log | sed 's/^/# /' 
 check "(d) the secret is nowhere on the prefix" test -z "$(grep -rl TOP-SECRET "$work" 2>/dev/null)"
@@ -123,15 +206,36 @@ wait_job "$j"
 check "(d) a restart from the rebuilt dataset verifies every byte" has "$work/verify.out" 'restarted from step\.6, every byte verified'
 
 [ "${SCR_TEST_STOP:-}" = d ] && { finish; exit; }
+# ---- (h) a node failure kills a job without --scr=on, not one with it
+running() { [ "$(job_state "$1")" = RUNNING ]; }
+jplain=$(submit --no-requeue -N2 -w 'node[2-3]' -o /dev/null --wrap 'sleep 600')
+jscr=$(submit --scr=on -N2 -w 'node[3-4]' -o /dev/null --wrap 'sleep 600')
+for i in $(seq 1 120); do running "$jplain" && running "$jscr" && break; sleep 0.25; done
+"$cluster" kill "$cl" node3
+"$cluster" wait-state "$cl" node3 'down*' 90
+# the killed job passes through COMPLETING before it settles on NODE_FAIL
+wait_job "$jplain"
+state_is() { local s; s=$(job_state "$1"); [ "$s" = "$2" ] || { echo "job $1 is $s, not $2"; return 1; }; }
+check "(h) node3 died: the job without --scr=on failed with it" state_is "$jplain" NODE_FAIL
+check "(h) the --scr=on job is still running" state_is "$jscr" RUNNING
+scancel "$jscr"
+wait_job "$jscr"
+"$cluster" restart-node "$cl" node3
+"$cluster" wait-state "$cl" node3 idle 60
+
 # ---- (a) scr run relaunches without a lost node, on the spare
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
-script runA.sh "export SCR_RUNS=3
-scr_srun -N4 -n8 --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
+script runA.sh "echo \"nodes=\$SLURM_JOB_NUM_NODES spares=\$SCR_SPARES\"
+export SCR_RUNS=3
+scr_srun --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
 echo \"scr run exit: \$?\""
-j=$(submit --scr=on --no-kill -N5 --ntasks-per-node=2 -o runA.out runA.sh)
+j=$(submit --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 -o runA.out runA.sh)
 wait_for "$work/runA.out" 'checkpoint step.8 complete' 120
 "$cluster" kill "$cl" node3
 wait_job "$j"
+check "(a) the job got 4 nodes and a spare, and SCR_SPARES=1" has "$work/runA.out" '^nodes=5 spares=1$'
+check "(a) the first run used 4 nodes, not the spare" has "$work/runA.out" 'run 1 on node\[1-4\]$'
+check "(a) the job lived through node3's death" test "$(job_state "$j")" = COMPLETED
 check "(a) the first run failed" has "$work/runA.out" 'run 1 exited with status'
 check "(a) the relaunch left node3 out and took the spare" has "$work/runA.out" 'run 2 on node\[1-2,4-5\]'
 check "(a) the app restarted from the rebuilt cache" has "$work/runA.out" 'restart from cache: dataset [0-9]+ .*ranks rebuilt'
@@ -139,4 +243,5 @@ check "(a) every byte verified" has "$work/runA.out" 'restarted from step\.[0-9]
 check "(a) and it finished" has "$work/runA.out" 'done at step 30'
 check "(a) scr run succeeded" has "$work/runA.out" 'scr run exit: 0'
 check "(a) postrun put the last checkpoint on the prefix" has "$work/runA.out" 'scr postrun: dataset [0-9]+ scavenged and indexed'
+san_check "$cl/san/log" slurmstepd
 finish

@@ -97,5 +97,12 @@ check "default shown ($out)" sh -c 'case "$1" in *"SCR_FETCH=1"*default*) exit 0
 "$scr" config --system-file "$dir/sys.conf" NOT_A_PARAM >/dev/null 2>&1
 check "unknown parameter: exit 1" test $? -eq 1
 
+# a halt time no calendar holds (the halt file is the user's) is listed raw
+mkdir -p "$dir/halt"
+"$scr" halt --prefix "$dir/halt" --before @9223372036854775000 >/dev/null 2>&1
+out=$("$scr" halt --prefix "$dir/halt" --list 2>&1)
+check "halt --list: ExitBefore past any calendar ($out)" \
+	sh -c 'case "$1" in *"ExitBefore: out of range (9223372036854775000)"*) exit 0;; *) exit 1;; esac' sh "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -10,6 +10,10 @@
 #      on other nodes restarts from it
 #  (d) a failing prolog drains the node with an scr reason
 #  and: -o scr=maybe is a clear job error; without -o scr nothing happens
+# Sanitizer mode (SCR_CLUSTER_SANITIZE, tests/cluster/san.sh) runs the
+# application of SCR_FLUX_EXAMPLE, a scr_example of an unsanitized build:
+# Open MPI's PMI path under Flux reads freed and unallocated memory in
+# MPI_Init, which with the sanitizer's allocator fails every MPI program.
 set -u
 fdir=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: test-flux.sh BUILD_DIR}" && pwd)
@@ -21,6 +25,10 @@ if [ -z "$flux" ] || [ ! -e "$plugin" ]; then
 	exit 77
 fi
 if [ "$(id -u)" != 0 ]; then echo "SKIPPED: needs root"; exit 77; fi
+if [ -n "${SCR_CLUSTER_SANITIZE:-}" ] && [ ! -x "${SCR_FLUX_EXAMPLE:-}" ]; then
+	echo "SKIPPED: sanitizer mode needs SCR_FLUX_EXAMPLE, a scr_example of an unsanitized build"
+	exit 77
+fi
 export FLUX=$flux PATH=$(dirname "$flux"):$build/cmd:$PATH
 base=$(mktemp -d /var/tmp/scr-flux.XXXXXX)
 cl=$base/cluster work=$base/work
@@ -44,8 +52,9 @@ command = [ "$build/prolog/scr-epilog", "--sched=flux", "--cache-base=/dev/shm",
 TOML
 SCR_FLUX_EXTRA_CONF=$base/perilog.toml "$fdir/fluxcluster" start "$cl" 5 || exit 1
 eval "$("$fdir/fluxcluster" env "$cl")"
+. "$fdir/../cluster/san.sh" && san_job_env "$cl" # SCR_CLUSTER_SANITIZE: sanitizer mode
 shm=$("$simnode" shm "$cl/nodes")
-ex=$build/examples/scr_example
+ex=${SCR_FLUX_EXAMPLE:-$build/examples/scr_example}
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
 	OMPI_MCA_mpi_yield_when_idle=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 SCR=(-o userrc="$base/scr.lua" -o scr)
@@ -129,4 +138,5 @@ for i in $(seq 1 120); do flux resource drain -no '{nodelist}' | grep -q node5 &
 flux resource drain -o '{nodelist} {reason}' >"$base/d" 2>&1
 check "(d) the failing prolog drained node5" has "$base/d" 'node5'
 check "(d) with an scr reason naming the storage" has "$base/d" 'node5 .*scr: .*/dev/shm'
+san_check "$cl/san/log" flux-shell
 finish

@@ -9,6 +9,8 @@
 #  RS(2)    node2 and node3 lost: rebuilt from the Reed-Solomon files
 #  XOR x2   two nodes of every set lost: the index says which ranks cannot be
 #           rebuilt, the dataset is never fetched
+#  fallback the newest checkpoint's files gone on two nodes of every set, the
+#           older one intact in cache: the epilogs index the older one
 # The PARTNER epilogs are told another prefix (the job's submission-time
 # one) and a spare node5 that never ran the job takes part: they scavenge to
 # the prefix the run recorded, and the spare does not hold up the election.
@@ -128,6 +130,35 @@ check "XOR x2: the index lists it incomplete" has "$out/index" ' incomplete '
 check "XOR x2: a new job does not fetch it" \
 	job_run 4243 "$out/restart" "$ALL" "$ex" --steps 4 --expect-restart 0
 check "XOR x2: and starts from the beginning" has "$out/restart" 'starting from the beginning'
+
+# ---- fallback: the newest checkpoint cannot be recovered (its files gone
+# from node1 and node2, two members of every XOR set), the older one in cache
+# (SCR_CACHE_SIZE=2) can: the epilogs index the newest incomplete, fall back,
+# index the older one, and a new job restarts from it
+sim_setup 5
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_FLUSH=0 -x SCR_CACHE_SIZE=2)
+check "fallback: the job checkpoints to step 6" \
+	sim_run "$out/run" "$ALL" "$ex" --steps 6 --files 2 --size 300000
+newest=$("$simnode" exec "$sim_dir" node1 sh -c 'ls -d /dev/shm/root/scr.4242/scr.dataset.*' |
+	sed 's/.*scr.dataset.//' | sort -n | tail -1)
+for n in node1 node2; do
+	"$simnode" exec "$sim_dir" "$n" sh -c "rm -f /dev/shm/root/scr.4242/scr.dataset.$newest/ckpt/*"
+done
+down=""
+epilog node1 node2 node3 node4
+check "fallback: the newest dataset ($newest) cannot be indexed" \
+	has "$pfs/.scr/log" "event=INDEX .*dset=$newest .*ok=0"
+check "fallback: the epilogs say they fall back" \
+	has "$out/epilogs" "dataset $newest of job 4242 cannot be recovered; trying the newest older"
+check "fallback: the older checkpoint is indexed complete" \
+	has "$pfs/.scr/log" "event=INDEX .*dset=$((newest - 1)) .*ok=1"
+check "fallback: exactly one node indexed each" \
+	test "$(grep -c 'event=INDEX' "$pfs/.scr/log")" -eq 2
+check "fallback: the epilogs are sanitizer-clean" hasnt "$out/epilogs" 'Sanitizer|runtime error'
+for n in node1 node2 node3 node4 node5; do "$simnode" wipe "$sim_dir" $n; done
+check "fallback: a new job restarts from the older checkpoint" \
+	job_run 4243 "$out/restart" "$ALL" "$ex" --steps 8 --files 2 --size 300000 --expect-restart 4
+check "fallback: fetched and every byte verified" has "$out/restart" 'restarted from step.4, every byte verified'
 
 # ---- the prolog
 id scrtest >/dev/null 2>&1 || useradd --create-home scrtest

@@ -1,11 +1,18 @@
 /* test_ec.c - the erasure code without MPI: encode by summing every
  * process's contributions as the reduce-scatter does, lose up to m
- * processes, recover by summing the survivors' contributions, compare. */
+ * processes, recover by summing the survivors' contributions, compare.
+ * And the serial rebuild (ecfile.c) refusing redundancy headers that would
+ * make it write outside the dataset or count files past an int. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ec.h"
+#include "ecfile.h"
+#include "kvtree.h"
 #include "tap.h"
+#include "testutil.h"
 
 #define CH 97 /* chunk bytes: odd, to stay off any alignment */
 
@@ -136,6 +143,89 @@ static int check_all_losses(int n, int m, int is_xor)
     return good;
 }
 
+/* dir/red0: member 0 of a 2-member XOR set with 8 parity bytes and a
+ * header saying CHUNK chunk, member 1 global rank rank1 (NULL: none), its
+ * CURRENT holding nfiles files and its PARTNER copy (member 1's list) one
+ * file of size bytes at rel; member 1 is lost.  Returns the rebuild's
+ * result. */
+static int rebuild_set_group(const char *dir, const char *nfiles, const char *rel,
+                             uint64_t size, uint64_t chunk, const char *rank1,
+                             scr_error_t *err)
+{
+    kvtree_t *h = kvtree_new(), *set = kvtree_new(), *out = kvtree_new();
+    char path[4200];
+    kvtree_util_set_str(h, "TYPE", "XOR");
+    kvtree_util_set_int(h, "FAILURES", 1);
+    kvtree_util_set_u64(h, "CHUNK", chunk);
+    kvtree_util_set_int(kvtree_set(h, "GROUP", NULL), "RANKS", 2);
+    kvtree_setf(h, NULL, "GROUP RANK 0 0");
+    kvtree_t *g1 = kvtree_setf(h, NULL, "GROUP RANK 1");
+    if (rank1)
+        kvtree_set(g1, rank1, NULL);
+    kvtree_util_set_str(kvtree_set(h, "CURRENT", NULL), "FILES", nfiles);
+    kvtree_t *p = kvtree_set(h, "PARTNER", NULL);
+    kvtree_util_set_int(p, "FILES", 1);
+    kvtree_t *f = kvtree_setf(p, NULL, "FILE 0");
+    kvtree_util_set_str(f, "REL", rel);
+    kvtree_util_set_u64(f, "SIZE", size);
+    void *img;
+    size_t len;
+    kvtree_file_image(h, &img, &len);
+    char *red = malloc(len + 8);
+    memcpy(red, img, len);
+    memset(red + len, 0x5a, 8); /* the parity chunk */
+    snprintf(path, sizeof(path), "%s/red0", dir);
+    tu_write(path, red, len + 8);
+    kvtree_util_set_int(set, "MEMBERS", 2);
+    kvtree_util_set_str(kvtree_setf(set, NULL, "MEMBER 0"), "FILE", path);
+    int rc = ecfile_rebuild(dir, set, out, err);
+    free(red);
+    free(img);
+    kvtree_delete(&h);
+    kvtree_delete(&set);
+    kvtree_delete(&out);
+    return rc;
+}
+
+static int rebuild_set(const char *dir, const char *nfiles, const char *rel,
+                       uint64_t size, uint64_t chunk, scr_error_t *err)
+{
+    return rebuild_set_group(dir, nfiles, rel, size, chunk, "1", err);
+}
+
+/* found writing and running fuzz_ecfile: a header's REL, FILES, SIZE,
+ * CHUNK and GROUP were trusted */
+static void test_rebuild_headers(void)
+{
+    char *top = tu_tmpdir(), dset[4200], victim[4200];
+    scr_error_t err = {""};
+    size_t len;
+    snprintf(dset, sizeof(dset), "%s/dset", top);
+    snprintf(victim, sizeof(victim), "%s/victim", top);
+    mkdir(dset, 0700);
+    tu_write(victim, "precious data", 13);
+    ok(rebuild_set(dset, "0", "../victim", 8, 8, &err) < 0,
+       "a lost member's file at ../victim: not rebuilt (%s)", err.text);
+    char *v = tu_read(victim, &len);
+    ok(v && len == 13 && memcmp(v, "precious data", 13) == 0,
+       "the file next to the dataset is untouched");
+    free(v);
+    ok(rebuild_set(dset, "2147483647", "f", 8, 8, &err) < 0 &&
+           rebuild_set(dset, "-3", "f", 8, 8, &err) < 0,
+       "FILES 2147483647 or -3 with no such files listed: refused");
+    /* a lost file of 1 TB (sparse) took an hour to check its CRC32 */
+    ok(rebuild_set(dset, "0", "f", 1ULL << 40, 8, &err) < 0,
+       "a lost file larger than its chunks: refused (%s)", err.text);
+    ok(rebuild_set(dset, "0", "f", 8, 1ULL << 40, &err) < 0,
+       "a CHUNK larger than the parity file holds: refused (%s)", err.text);
+    ok(rebuild_set_group(dset, "0", "f", 8, 8, NULL, &err) < 0,
+       "a set member without its global rank: refused (%s)", err.text);
+    ok(rebuild_set(dset, "0", "sub/f", 8, 8, &err) == 1,
+       "the same set with a file inside the dataset rebuilds (%s)", err.text);
+    tu_rmrf(top);
+    free(top);
+}
+
 int main(void)
 {
     srand(7);
@@ -166,5 +256,6 @@ int main(void)
     ok(check_all_losses(8, 2, 0), "RS n=8 m=2: every loss pattern");
     ok(check_all_losses(9, 3, 0), "RS n=9 m=3: every loss pattern");
     ok(check_all_losses(5, 1, 0), "RS n=5 m=1: every loss pattern");
+    test_rebuild_headers();
     return done_testing();
 }

@@ -88,6 +88,25 @@ int main(void)
            holds_flags(h, now, 0, 0, HALT_IGNORE_FINISHED, "SCR_HALT_IMMEDIATE"),
        "HALT_IGNORE_FINISHED: any other ExitReason halts");
 
+    /* fuzz_halt: numbers near the end of a long overflowed the sums (UB) */
+    ok(halt_parse_time("+999999999999999d", now, &t) < 0 &&
+           halt_parse_time("+9223372036854775807", now, &t) < 0,
+       "a relative time past the end of time_t is refused");
+    kvtree_t *big = kvtree_new();
+    kvtree_util_set_str(big, "HaltSeconds", "9223372036854775807");
+    kvtree_util_set_str(big, "ExitBefore", "9223372036854775000");
+    ok(holds(big, now, 0, 0, "EXIT_BEFORE"),
+       "HaltSeconds near LONG_MAX: ExitBefore holds");
+    kvtree_util_set_str(big, "HaltSeconds", "-9223372036854775807");
+    ok(holds(big, now, now + 60, 0, NULL) &&
+           holds(big, now, 0, 9223372036854775807L, NULL),
+       "HaltSeconds near LONG_MIN: nothing holds");
+    kvtree_unset(big, "HaltSeconds");
+    kvtree_unset(big, "ExitBefore");
+    ok(holds(big, 0x7fffffff, 0x7fffffff + 60L, 9223372036854775807L, "TIME_LIMIT"),
+       "SCR_HALT_SECONDS near LONG_MAX: the time limit holds");
+    kvtree_delete(&big);
+
     char *dir = tu_tmpdir();
     scr_error_t err;
     ok(halt_set(dir, "CheckpointsLeft", "2", &err) == 0, "set in a new halt file");

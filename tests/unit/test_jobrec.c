@@ -46,6 +46,44 @@ static int refuses(const char *dir, const char *prefix, const char *nodes,
     return r;
 }
 
+/* the stores of dir's record, as "a b ..." */
+static int stores_are(const char *dir, const char *want)
+{
+    char **bases = NULL, got[1024] = "";
+    scr_error_t err = {""};
+    int n = jobrec_read_stores(dir, &bases, &err);
+    for (int i = 0; i < n; i++)
+        snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", i ? " " : "",
+                 bases[i]);
+    jobrec_free_stores(bases, n);
+    if (n < 0 || strcmp(got, want) != 0)
+        diag("rc %d stores '%s' err '%s'", n, got, err.text);
+    return n >= 0 && strcmp(got, want) == 0;
+}
+
+/* the stores a run records for the epilog: kept across runs and rewrites */
+static void test_stores(const char *dir)
+{
+    scr_error_t err = {""};
+    const char *first[] = {"/dev/shm", "/tmp/ssd"}, *second[] = {"/dev/shm", "/nvme"};
+    ok(stores_are(dir, ""), "no stores recorded: none");
+    ok(jobrec_write(dir, "/p", NULL, &err) == 0 &&
+           jobrec_add_stores(dir, first, 2, &err) == 0 &&
+           stores_are(dir, "/dev/shm /tmp/ssd"),
+       "a run's stores are recorded");
+    ok(jobrec_write(dir, "/q", "node1", &err) == 0 && reads(dir, "/q", "node1") &&
+           stores_are(dir, "/dev/shm /tmp/ssd"),
+       "a later run's record keeps them");
+    ok(jobrec_add_stores(dir, second, 2, &err) == 0 &&
+           stores_are(dir, "/dev/shm /tmp/ssd /nvme"),
+       "and adds its own, each once");
+    const char *bad[] = {"/dev/shm/../../etc"};
+    ok(jobrec_add_stores(dir, bad, 1, &err) == 0 &&
+           jobrec_read_stores(dir, &(char **){NULL}, &err) == -1 &&
+           strstr(err.text, "STORE '/dev/shm/../../etc'"),
+       "a store that is not a reduced absolute directory is refused, named");
+}
+
 int main(void)
 {
     char *dir = tu_tmpdir();
@@ -82,6 +120,8 @@ int main(void)
     ok(jobrec_write("/nonexistent/dir", "/p", NULL, &err) == -1 &&
            strstr(err.text, "/nonexistent/dir"),
        "an unwritable control directory is an error naming it");
+    unlink(path);
+    test_stores(dir);
     tu_rmrf(dir);
     free(dir);
     return done_testing();

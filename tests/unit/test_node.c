@@ -1,14 +1,17 @@
 /* test_node.c - node storage (prolog/node.c), privilege-dropping runs
- * (privs.c) and the serial rank2file writer (dsindex.c) */
+ * (privs.c), the job settings (jobopts.c) and the serial rank2file writer
+ * (dsindex.c) */
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dsindex.h"
+#include "jobopts.h"
 #include "kvtree.h"
 #include "node.h"
 #include "privs.h"
@@ -157,6 +160,91 @@ static void test_r2f(void)
     kvtree_delete(&p0);
 }
 
+/* found by fuzz_dsindex: one scavenged rank filemap claiming 100 million
+ * ranks kept `scr index` (and the epilog's indexer) looping over them */
+static void test_dsindex_ranks(void)
+{
+    char d[512], p[600];
+    scr_error_t err = {""};
+    dsindex_report_t rep;
+    snprintf(d, sizeof(d), "%s/pfs/scr.dataset.1/.scr", base);
+    snprintf(p, sizeof(p), "mkdir -p %s", d);
+    if (system(p) != 0)
+        return;
+    kvtree_t *fm = kvtree_new();
+    kvtree_t *rk = kvtree_setf(fm, NULL, "RANK 0 DSET 1");
+    kvtree_util_set_int(kvtree_set(rk, "DSETDESC", NULL), "RANKS", 100000000);
+    kvtree_util_set_int(rk, "FILES", 0);
+    snprintf(p, sizeof(p), "%s/0.scrfilemap", d);
+    kvtree_write_file(p, fm, NULL);
+    snprintf(p, sizeof(p), "%s/pfs", base);
+    time_t t0 = time(NULL);
+    ok(dsindex_dataset(p, 1, &rep, &err) < 0 && strstr(err.text, "100000000 ranks") &&
+           time(NULL) - t0 < 10,
+       "a filemap claiming 100000000 ranks, one scavenged: refused (%s)", err.text);
+    kvtree_delete(&fm);
+}
+
+/* jobopts_parse of argv (NULL-terminated), freed; returns its result */
+static int parse(char **argv, scr_error_t *err)
+{
+    jobopts_t o;
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    int rc = jobopts_parse(&o, argc, argv, err);
+    if (rc == 0)
+        jobopts_free(&o);
+    return rc;
+}
+
+/* what fuzz_jobopts found and what came up while writing it */
+static void test_jobopts(void)
+{
+    char uid[32];
+    scr_error_t err = {""};
+    jobopts_t o;
+    snprintf(uid, sizeof(uid), "%u", (unsigned)geteuid());
+    /* the message named the directory after freeing its string */
+    char *rel[] = {"p", "--job", "1", "--uid", uid, "--cache-base", "/a,rel", NULL};
+    ok(parse(rel, &err) < 0 && strstr(err.text, "'rel' is not an absolute"),
+       "--cache-base with a relative directory: %s", err.text);
+    /* nothing freed on that error: the cache bases parsed leaked (LSan) */
+    char *cntl[] = {"p", "--job", "1", "--uid", uid, "--cntl-base", "x", NULL};
+    ok(parse(cntl, &err) < 0, "--cntl-base not absolute: refused, nothing leaks");
+    char *none[] = {"p", "--job", "1", "--uid", uid, "--cache-base", ",", NULL};
+    ok(parse(none, &err) < 0 && strstr(err.text, "names no directory"),
+       "--cache-base naming no directory: %s", err.text);
+    char *nine[] = {
+        "p", "--job", "1", "--uid", uid, "--cache-base", "/1,/2,/3,/4,/5,/6,/7,/8,/9",
+        NULL};
+    ok(parse(nine, &err) < 0 && strstr(err.text, "more than 8"), "nine cache bases: %s",
+       err.text);
+    char *nan[] = {"p", "--job", "1", "--uid", uid, "--timeout", "nan", NULL};
+    char *neg[] = {"p", "--job", "1", "--uid", uid, "--timeout", "-5", NULL};
+    char *junk[] = {"p", "--job", "1", "--uid", uid, "--timeout", "5s", NULL};
+    ok(parse(nan, &err) < 0 && parse(neg, &err) < 0 && parse(junk, &err) < 0,
+       "--timeout nan, -5, 5s: refused (an epilog would wait forever)");
+    /* strtoul took 4294967296 as uid 0 (root) and any --gid as a number */
+    char *wrap[] = {"p", "--job", "1", "--uid", "4294967296", NULL};
+    char *sign[] = {"p", "--job", "1", "--uid", "-1", NULL};
+    char *gid[] = {"p", "--job", "1", "--uid", uid, "--gid", "staff", NULL};
+    ok(parse(wrap, &err) < 0 && parse(sign, &err) < 0 && parse(gid, &err) < 0,
+       "--uid 4294967296, --uid -1, --gid staff: refused");
+    /* getopt keeps state between parses: an error inside an option cluster,
+     * then another parse of other arguments (jobopts resets it fully) */
+    char *bad = strdup("-xy");
+    char *cluster[] = {"p", bad, NULL};
+    ok(parse(cluster, &err) < 0, "an unknown option cluster: refused");
+    free(bad);
+    char *good[] = {"p", "--job",     "7",   "--uid",        uid,         "--gid",
+                    "0", "--timeout", "2.5", "--cache-base", "/a//b/,/c", NULL};
+    ok(jobopts_parse(&o, 11, good, &err) == 0 && o.ncache == 2 &&
+           strcmp(o.cache_base[0], "/a/b") == 0 && o.timeout == 2.5 && o.gid == 0,
+       "a second parse after those: %s", err.text);
+    jobopts_free(&o);
+}
+
 int main(void)
 {
     snprintf(base, sizeof(base), "/tmp/test_node.XXXXXX");
@@ -168,6 +256,8 @@ int main(void)
     test_health();
     test_stale(&job);
     test_r2f();
+    test_jobopts();
+    test_dsindex_ranks();
     if (geteuid() == 0 && (pw = getpwnam("nobody"))) {
         uid_t seen = 0;
         scr_error_t err;

@@ -54,24 +54,31 @@ static int write_level(kvtree_t **entries, int n, int level, int *nwriters)
     return ok;
 }
 
-/* read from the root, breadth first; returns entries found or -1 */
+/* read from the root, breadth first; returns entries found, -1 for a bad
+ * file, -2 for a walk that does not end */
 static long read_tree(kvtree_t *all)
 {
     kvtree_t *todo = kvtree_new();
     kvtree_util_set_str(kvtree_set(todo, "root", NULL), "FILE", ".scr/rank2file.scr");
     long files = 0;
-    while (kvtree_size(todo) > 0) {
+    for (int level = 0; files >= 0 && kvtree_size(todo) > 0; level++) {
+        if (level > 64) {
+            diag("still walking at level %d: the tree loops", level);
+            files = -2;
+            break;
+        }
         kvtree_t *next = kvtree_new();
-        for (kvtree_elem_t *e = kvtree_first(todo); e; e = kvtree_elem_next(e)) {
+        for (kvtree_elem_t *e = kvtree_first(todo); e && files >= 0;
+             e = kvtree_elem_next(e)) {
             kvtree_t *t = kvtree_new(), *ps = kvtree_new();
-            scr_error_t err;
+            scr_error_t err = {""};
             if (r2f_read_file(dir, kvtree_get_val(kvtree_elem_tree(e), "FILE"), t, &err) <
                     0 ||
                 r2f_parse(t, all, ps) < 0) {
-                diag("%s", err.text);
-                return -1;
-            }
-            files++;
+                diag("%s", err.text[0] ? err.text : "malformed");
+                files = -1;
+            } else
+                files++;
             kvtree_merge(next, ps);
             kvtree_delete(&t);
             kvtree_delete(&ps);
@@ -142,12 +149,68 @@ static void run(int ranks, int max_files)
     free(entries);
 }
 
+/* write rel holding a file of level whose rank 0 points at target */
+static void write_pointer(const char *rel, int level, const char *target)
+{
+    char path[4400];
+    kvtree_t *e = kvtree_new();
+    kvtree_util_set_str(kvtree_setf(e, NULL, "RANK 0"), "FILE", target);
+    kvtree_t *file = r2f_file(level, 1, e);
+    snprintf(path, sizeof(path), "%s/%s", dir, rel);
+    kvtree_write_file(path, file, NULL);
+    kvtree_delete(&file);
+    kvtree_delete(&e);
+}
+
+/* found by fuzz_r2f: a tree that points back up was walked forever (every
+ * rank of a restart spinning in r2f_read_tree) */
+static void test_loops(void)
+{
+    kvtree_t *all = kvtree_new();
+    write_pointer(".scr/rank2file.scr", 1, ".scr/rank2file.scr");
+    ok(read_tree(all) == -1, "a root pointing at itself: malformed, the walk ends");
+    write_pointer(".scr/rank2file.scr", 2, ".scr/rank2file.1.0.scr");
+    write_pointer(".scr/rank2file.1.0.scr", 1, ".scr/rank2file.1.0.scr");
+    ok(read_tree(all) == -1,
+       "a level 1 file pointing at itself: malformed, the walk ends");
+    write_pointer(".scr/rank2file.scr", 1, ".scr/rank2file.0.0.scr");
+    write_pointer(".scr/rank2file.0.0.scr", 1, ".scr/rank2file.0.0.scr");
+    ok(read_tree(all) == -1, "a file whose level is not its name's: malformed");
+    kvtree_delete(&all);
+}
+
+/* a tree names only files inside its dataset, and is made of regular files */
+static void test_outside(void)
+{
+    char path[4400], target[4400];
+    kvtree_t *all = kvtree_new(), *e = kvtree_new(), *t = kvtree_new();
+    scr_error_t err = {""};
+    kvtree_util_set_u64(kvtree_setf(e, NULL, "RANK 0 FILE ../../etc/passwd"), "SIZE", 1);
+    kvtree_t *file = r2f_file(0, 1, e);
+    snprintf(path, sizeof(path), "%s/.scr/rank2file.scr", dir);
+    kvtree_write_file(path, file, NULL);
+    ok(read_tree(all) == -1, "an entry naming a file outside the dataset: refused");
+    snprintf(target, sizeof(target), "%s/elsewhere.scr", dir);
+    rename(path, target);
+    ok(symlink(target, path) == 0 &&
+           r2f_read_file(dir, ".scr/rank2file.scr", t, &err) == -1 &&
+           strstr(err.text, "not a regular file"),
+       "a linked tree file is not followed");
+    unlink(path);
+    kvtree_delete(&file);
+    kvtree_delete(&e);
+    kvtree_delete(&t);
+    kvtree_delete(&all);
+}
+
 int main(void)
 {
     dir = tu_tmpdir();
     run(1, 3);
     run(4, 3);
     run(200000, 6); /* ~70 MB of metadata: many files on two levels */
+    test_loops();
+    test_outside();
     uint64_t sizes[5] = {10, 0, R2F_BUCKET - 5, 7, R2F_BUCKET};
     int w[5];
     int n = r2f_assign(sizes, 5, w);

@@ -61,9 +61,14 @@ static int index_do_add(kvtree_t *t, void *arg)
      * time as another: both count from the same index) is never replaced */
     kvtree_t *old = kvtree_get(kvtree_getf(t, "DSET %d DIR %s", a->id, a->dir), "DSET");
     uint64_t mine = 0, theirs = 0;
-    if (old && a->dset && kvtree_util_get_u64(old, "CREATED", &theirs) == 0 &&
+    const char *job = old ? kvtree_get_val(old, "JOBID") : NULL;
+    const char *myjob = a->dset ? kvtree_get_val(a->dset, "JOBID") : NULL;
+    /* one job may reuse an id: a relaunch restarted from an older dataset
+     * and numbered its next one as the lost one was */
+    int same_job = job && myjob && strcmp(job, myjob) == 0;
+    if (old && a->dset && !same_job &&
+        kvtree_util_get_u64(old, "CREATED", &theirs) == 0 &&
         kvtree_util_get_u64(a->dset, "CREATED", &mine) == 0 && mine != theirs) {
-        const char *job = kvtree_get_val(old, "JOBID");
         snprintf(a->clash, sizeof(a->clash), "%s", job ? job : "?");
         return -1;
     }

@@ -26,8 +26,9 @@
  *
  * Each firing prints one line on stderr, "SCR_FAULT: rank R dies at POINT
  * (host, pid)" (or "kills its node at", "spoils the next write at"; the
- * spoilt write another), so a test can tell that the point was reached.  Unset, a fault point costs one cached getenv; io.c's writes one
- * atomic load.
+ * spoilt write another), so a test can tell that the point was reached.
+ * Unset, a fault point costs one cached getenv; io.c's writes one atomic
+ * load.
  *
  * The points (tests/fault/matrix.sh reads this table; keep one per line):
  *

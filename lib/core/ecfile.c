@@ -165,6 +165,14 @@ static int ecset_load(ecset_t *e, const kvtree_t *set, scr_error_t *err)
         if (!x->lost && (!x->cur || ecset_open_files(e, x) < 0))
             x->lost = 1; /* its parity is still fine, but count it lost */
     }
+    /* a set that cannot be rebuilt keeps every file as it is: below, the
+     * files of members counted lost are created afresh (truncated) */
+    int nlost = 0;
+    for (int s = 0; s < e->n; s++)
+        nlost += e->mem[s].lost;
+    if (nlost > e->m)
+        return errprintf(err, "%d of %d members lost, the set can rebuild %d", nlost,
+                         e->n, e->m);
     for (int s = 0; s < e->n; s++) {
         member_t *x = &e->mem[s];
         if (!x->lost)

@@ -459,24 +459,45 @@ int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
     return scavenge_wait_try(prefix, jobid, 0, phase, live, timeout);
 }
 
-int scavenge_wait_try(const char *prefix, const char *jobid, int try, const char *phase,
-                      const nodelist_t *live, double timeout)
+/* read the job's scavenge file at path every 0.2 s until done says so
+ * (0), or timeout seconds have passed (1) */
+static int scavenge_poll(const char *path, double timeout,
+                         int (*done)(kvtree_t *t, void *arg), void *arg)
 {
-    char path[4400];
-    scavenge_job_file(prefix, jobid, path, sizeof(path));
     struct timespec nap = {0, 200 * 1000 * 1000};
     for (double waited = 0;; waited += 0.2) {
         kvtree_t *t = kvtree_new();
         kvtree_read_with_lock(path, t, NULL);
-        kvtree_t *sec = scavenge_section(t, try, 0);
-        int done = sec && scavenge_all_in(sec, phase, live);
+        int got = done(t, arg);
         kvtree_delete(&t);
-        if (done)
+        if (got)
             return 0;
         if (waited >= timeout)
             return 1;
         nanosleep(&nap, NULL);
     }
+}
+
+typedef struct {
+    int try;
+    const char *phase;
+    const nodelist_t *live;
+} phase_arg_t;
+
+static int scavenge_phase_done(kvtree_t *t, void *arg)
+{
+    const phase_arg_t *a = arg;
+    kvtree_t *sec = scavenge_section(t, a->try, 0);
+    return sec && scavenge_all_in(sec, a->phase, a->live);
+}
+
+int scavenge_wait_try(const char *prefix, const char *jobid, int try, const char *phase,
+                      const nodelist_t *live, double timeout)
+{
+    char path[4400];
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
+    phase_arg_t a = {try, phase, live};
+    return scavenge_poll(path, timeout, scavenge_phase_done, &a);
 }
 
 int scavenge_job_newest(const char *prefix, const char *jobid)
@@ -512,25 +533,26 @@ int scavenge_verdict(const char *prefix, const char *jobid, int try, int id, int
     return kvtree_update_file(path, scavenge_do_verdict, &a, 1, err);
 }
 
+typedef struct {
+    int try;
+    int *id, *ok;
+} verdict_wait_t;
+
+static int scavenge_verdict_in(kvtree_t *t, void *arg)
+{
+    const verdict_wait_t *a = arg;
+    kvtree_t *v = kvtree_get(scavenge_section(t, a->try, 0), "VERDICT");
+    return kvtree_util_get_int(v, "ID", a->id) == 0 &&
+           kvtree_util_get_int(v, "OK", a->ok) == 0;
+}
+
 int scavenge_verdict_wait(const char *prefix, const char *jobid, int try, double timeout,
                           int *id, int *ok)
 {
     char path[4400];
     scavenge_job_file(prefix, jobid, path, sizeof(path));
-    struct timespec nap = {0, 200 * 1000 * 1000};
-    for (double waited = 0;; waited += 0.2) {
-        kvtree_t *t = kvtree_new();
-        kvtree_read_with_lock(path, t, NULL);
-        kvtree_t *v = kvtree_get(scavenge_section(t, try, 0), "VERDICT");
-        int got = kvtree_util_get_int(v, "ID", id) == 0 &&
-                  kvtree_util_get_int(v, "OK", ok) == 0;
-        kvtree_delete(&t);
-        if (got)
-            return 0;
-        if (waited >= timeout)
-            return 1;
-        nanosleep(&nap, NULL);
-    }
+    verdict_wait_t a = {try, id, ok};
+    return scavenge_poll(path, timeout, scavenge_verdict_in, &a);
 }
 
 nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try)

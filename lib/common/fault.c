@@ -152,16 +152,13 @@ static int fault_kill_ns(const char *ns)
     struct dirent *e;
     int found = 0;
     while (d && (e = readdir(d))) {
-        char link[64], path[300];
+        char link[64];
         char *end;
         long pid = strtol(e->d_name, &end, 10);
         if (*end || pid <= 1 || pid == (long)getpid())
             continue;
-        snprintf(path, sizeof(path), "/proc/%s/ns/uts", e->d_name);
-        ssize_t n = readlink(path, link, sizeof(link) - 1);
-        if (n <= 0)
+        if (!fault_uts_of(pid, link, sizeof(link)))
             continue; /* gone, or a zombie already */
-        link[n] = '\0';
         if (strcmp(link, ns) == 0 && kill((pid_t)pid, SIGKILL) == 0)
             found++;
     }

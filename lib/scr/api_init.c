@@ -42,13 +42,19 @@ scr_ctx_t *scr_ctx(void)
 
 int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err)
 {
-    int failed = agree_first_failure(ctx->comm, !ok);
+    return scr_agree_on(ctx, ctx->comm, ok, what, err);
+}
+
+int scr_agree_on(scr_ctx_t *ctx, MPI_Comm comm, int ok, const char *what,
+                 const scr_error_t *err)
+{
+    int failed = agree_first_failure(comm, !ok);
     if (failed == ctx->ranks)
         return 1;
     /* a collective step fails on every rank when one fails: the lowest rank
      * that knows why speaks, not one that only learnt of it */
     int why = !ok && err && err->text[0];
-    int first = agree_first_failure(ctx->comm, why);
+    int first = agree_first_failure(comm, why);
     if (first == ctx->rank)
         log_err("%s: %s", what, err->text);
     else if (first == ctx->ranks && failed == ctx->rank)

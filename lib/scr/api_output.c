@@ -330,27 +330,24 @@ static int out_protect(scr_ctx_t *ctx, int id, int all)
     return all;
 }
 
-/* the files recorded (COMPLETE=0), then the encode on its own thread */
-static int out_protect_later(scr_ctx_t *ctx, int id)
+/* keep a good dataset (older ones evicted) or drop a bad one */
+static void out_keep(scr_ctx_t *ctx, int id, const char *name, const reddesc_t *rd,
+                     int ok)
 {
-    scr_error_t err;
-    if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
-        log_err("SCR_Complete_output: %s", err.text);
-    return redbg_start(ctx, ctx->out.rd, id, ctx->out.t0) == 0;
-}
-
-/* keep a good dataset (older ones evicted, its CRC pass started) or drop it */
-static void out_keep(scr_ctx_t *ctx, int id, int all, int crc_later)
-{
-    scr_error_t err;
-    if (!all) {
-        if (ctx->rank == 0)
-            log_err("dataset %d (%s) is invalid and was not kept", id, ctx->out.name);
-        cache_delete_dset(ctx, id);
+    if (ok) {
+        cache_evict(ctx, &ctx->stores[rd->store], 0);
         return;
     }
-    cache_evict(ctx, &ctx->stores[ctx->out.rd->store], 0);
-    if (crc_later && crcbg_start(ctx, id) < 0) {
+    if (ctx->rank == 0)
+        log_err("dataset %d (%s) is invalid and was not kept", id, name);
+    cache_delete_dset(ctx, id);
+}
+
+/* SINGLE: the CRC pass after Complete returns (crcbg.h) */
+static void out_crc_later(scr_ctx_t *ctx, int id)
+{
+    scr_error_t err;
+    if (crcbg_start(ctx, id) < 0) {
         /* no thread: the pass runs here after all */
         int again = 1;
         out_finish_files(ctx, &again, 1);
@@ -365,17 +362,12 @@ void scr_output_settle(scr_ctx_t *ctx, int id, reddesc_t *rd, int ok, double sec
         kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
     char nm[SCR_MAX_FILENAME];
     snprintf(nm, sizeof(nm), "%s", name ? name : "?");
-    if (!ok) {
-        if (ctx->rank == 0)
-            log_err("dataset %d (%s) is invalid and was not kept", id, nm);
-        cache_delete_dset(ctx, id);
-    } else {
-        cache_evict(ctx, &ctx->stores[rd->store], 0);
+    out_keep(ctx, id, nm, rd, ok);
+    if (ok)
         log_dbg(1,
                 "dataset %d (%s): %s redundancy done in the background, %.3f s after "
                 "the output started",
                 id, nm, desc_type_name(rd->type), secs);
-    }
     if (ctx->rank == 0)
         evlog_event(ctx, "REDUNDANCY_END", "dset=%d name=%s type=%s secs=%.3f ok=%d", id,
                     nm, desc_type_name(rd->type), secs, ok);
@@ -413,13 +405,17 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
     MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
     kvtree_util_set_u64(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "SIZE", total);
     /* a memory checkpoint's state moves on when it returns: not behind */
+    /* the files are recorded (out_record_files); the thread records the
+     * rest once the sets agree */
     int later = all && !flush_now && !mem && redbg_usable(ctx, ctx->out.rd) &&
-                out_protect_later(ctx, id);
+                redbg_start(ctx, ctx->out.rd, id, ctx->out.t0) == 0;
     if (!later)
         all = out_protect(ctx, id, all);
     double secs = scr_now() - ctx->out.t0;
     if (!later)
-        out_keep(ctx, id, all, crc_later);
+        out_keep(ctx, id, ctx->out.name, ctx->out.rd, all);
+    if (!later && all && crc_later)
+        out_crc_later(ctx, id);
     if (all)
         log_dbg(1, "dataset %d (%s): %llu bytes in %.3f s, %s%s", id, ctx->out.name,
                 (unsigned long long)total, secs, desc_type_name(ctx->out.rd->type),

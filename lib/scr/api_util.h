@@ -12,6 +12,9 @@ scr_ctx_t *scr_ctx(void);
  * message (err set and not empty) prints it, prefixed with what (none has
  * one: the lowest failing rank prints what alone).  Returns 1 if all ok. */
 int scr_agree(scr_ctx_t *ctx, int ok, const char *what, const scr_error_t *err);
+/* the same over comm, a duplicate of the world (the background encode's) */
+int scr_agree_on(scr_ctx_t *ctx, MPI_Comm comm, int ok, const char *what,
+                 const scr_error_t *err);
 
 /* SCR_Start_output, protected with descriptor CKPT=rd_index (-1: the one
  * the checkpoint policy picks) */

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agree.h"
 #include "api_util.h"
 #include "fault.h"
 #include "filemap.h"
@@ -67,12 +66,11 @@ static void *redbg_main(void *arg)
     scr_ctx_t *ctx = b->ctx;
     scr_error_t err = {""};
     fault_point("redundancy.background", ctx->rank);
+    char what[96];
+    snprintf(what, sizeof(what),
+             "SCR_Complete_output: redundancy of dataset %d (in the background)", b->id);
     int ok = red_apply(ctx, b->rd, b->id, b->dir, ctx->bg_comm, &err) == 0;
-    int first = agree_first_failure(ctx->bg_comm, !ok);
-    if (first == ctx->rank)
-        log_err("SCR_Complete_output: redundancy of dataset %d (in the background): %s",
-                b->id, err.text[0] ? err.text : "failed");
-    ok = first == ctx->ranks;
+    ok = scr_agree_on(ctx, ctx->bg_comm, ok, what, &err);
     fault_point("redundancy.background.done", ctx->rank); /* encoded, not marked */
     kvtree_util_set_int(filemap_get_desc(ctx->filemap, b->id, "DSETDESC"), "COMPLETE",
                         ok);

@@ -80,6 +80,10 @@ static const param_info_t table[] = {
      "encode runs on a thread while the application computes, and the previous "
      "checkpoint stays the restart point until it is done (needs "
      "MPI_THREAD_MULTIPLE)"},
+    {"SCR_CACHE_REUSE", "1", 0, NULL,
+     "evicted partner copies, XOR/RS parity and memory checkpoints are kept (one "
+     "eviction's worth) for the next such files to write over, instead of freed and "
+     "allocated again (0: delete at eviction)"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL, "bytes per message in the redundancy pipelines"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read and write when copying files"},

@@ -96,14 +96,25 @@ static void rmdir_tree(const char *dir)
 
 int filemap_delete_dset_files(kvtree_t *fm, int id, const char *dir)
 {
+    return filemap_delete_dset_files_keep(fm, id, dir, NULL, NULL);
+}
+
+int filemap_delete_dset_files_keep(kvtree_t *fm, int id, const char *dir,
+                                   filemap_keep_fn keep, void *arg)
+{
     int failed = 0;
     kvtree_t *ranks = kvtree_getf(fm, "DSET %d RANK", id);
     for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r)) {
         kvtree_t *files = kvtree_get(kvtree_elem_tree(r), "FILE");
+        int rank = atoi(kvtree_elem_key(r));
         for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f)) {
             const char *p = kvtree_elem_key(f);
             /* never delete outside the dataset directory, whatever the map says */
-            if (dir && path_is_under(p, dir) && unlink(p) < 0 && errno != ENOENT)
+            if (!dir || !path_is_under(p, dir))
+                continue;
+            if (keep && keep(arg, rank, p, kvtree_elem_tree(f)) == 0)
+                continue;
+            if (unlink(p) < 0 && errno != ENOENT)
                 failed++;
         }
     }

@@ -44,6 +44,12 @@ int filemap_count_user(const kvtree_t *fm, int id, int rank);
  * subdirectories and dir itself; the filemap entries go too.  Returns the
  * number of files that could not be removed. */
 int filemap_delete_dset_files(kvtree_t *fm, int id, const char *dir);
+/* the same, but a file that keep (arg, owner rank, path, meta) returns 0
+ * for was moved elsewhere and is not unlinked */
+typedef int (*filemap_keep_fn)(void *arg, int rank, const char *path,
+                               const kvtree_t *meta);
+int filemap_delete_dset_files_keep(kvtree_t *fm, int id, const char *dir,
+                                   filemap_keep_fn keep, void *arg);
 
 int filemap_read(const char *path, kvtree_t *fm, scr_error_t *err);
 

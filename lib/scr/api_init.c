@@ -19,6 +19,7 @@
 #include "dsindex.h"
 #include "fetch.h"
 #include "filemap.h"
+#include "filepool.h"
 #include "flush.h"
 #include "halt.h"
 #include "pfs.h"
@@ -115,6 +116,22 @@ static int init_dir(const char *dir, int mkdir, scr_error_t *err)
     return 0;
 }
 
+/* evicted files to write over (filepool.h); a crashed run's are removed
+ * here, before the agreement that follows lets any rank evict */
+static int init_pool(scr_ctx_t *ctx, scr_error_t *err)
+{
+    if (!(ctx->pool = filepool_new()))
+        return errprintf(err, "out of memory");
+    for (int i = 0; i < ctx->nstores; i++)
+        if (ctx->stores[i].enabled &&
+            filepool_add_root(ctx->pool, ctx->stores[i].dir) < 0)
+            return errprintf(err, "out of memory");
+    filepool_sweep(ctx->pool);
+    if (!config_get_int(ctx->cfg, "SCR_CACHE_REUSE", 1))
+        filepool_free(&ctx->pool);
+    return 0;
+}
+
 static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
 {
     const char *base = config_get(ctx->cfg, "SCR_CNTL_BASE", NULL);
@@ -129,7 +146,7 @@ static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
         if (ctx->stores[i].enabled &&
             init_dir(ctx->stores[i].dir, ctx->stores[i].mkdir, err) < 0)
             return -1;
-    return 0;
+    return init_pool(ctx, err);
 }
 
 /* the run's nodes as a compressed host list, on every rank */
@@ -399,8 +416,10 @@ static int init_body(scr_ctx_t *ctx)
     if (!ok)
         return -1;
     ok = init_dirs(ctx, &err) == 0;
-    if (!scr_agree(ctx, ok, "SCR_Init", &err))
+    if (!scr_agree(ctx, ok, "SCR_Init", &err)) {
+        filepool_free(&ctx->pool);
         return -1;
+    }
     init_jobrec(ctx);
     ctx->flush_every = config_get_int(ctx->cfg, "SCR_FLUSH", 10);
     if (ctx->rank == 0 && config_get_int(ctx->cfg, "SCR_USE_CONTAINERS", 0))
@@ -498,6 +517,10 @@ int SCR_Finalize(void)
         redbg_fini(ctx);
         crcbg_finish(ctx);
         finalize_flush(ctx);
+        if (ctx->pool)
+            log_dbg(1, "wrote over %ld evicted files instead of new ones",
+                    filepool_reused(ctx->pool));
+        filepool_free(&ctx->pool); /* what the last eviction kept */
         if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
             log_err("SCR_Finalize: %s", err.text);
         if (ctx->rank == 0) {

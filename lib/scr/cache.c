@@ -6,6 +6,7 @@
 #include "cache.h"
 #include "crcbg.h"
 #include "filemap.h"
+#include "filepool.h"
 #include "log.h"
 #include "path.h"
 
@@ -22,13 +23,36 @@ int cache_path_ok(const scr_ctx_t *ctx, const char *path)
     return 0;
 }
 
+typedef struct {
+    scr_ctx_t *ctx;
+    int mem;
+} keep_arg_t;
+
+/* keep what SCR writes itself for the next such file to write over
+ * (filepool.h): partner copies (another rank's files), parity, and a
+ * memory checkpoint's file.  An application's own files are not kept: it
+ * opens its next ones with O_TRUNC, which frees the pages anyway. */
+static int cache_keep(void *arg, int rank, const char *path, const kvtree_t *meta)
+{
+    keep_arg_t *k = arg;
+    const char *type = kvtree_get_val(meta, "TYPE");
+    int ours = rank != k->ctx->rank || k->mem ||
+               (type && (!strcmp(type, FM_TYPE_XOR) || !strcmp(type, FM_TYPE_RS)));
+    char tag[32];
+    snprintf(tag, sizeof(tag), "%d", k->ctx->rank);
+    return ours && filepool_put(k->ctx->pool, path, tag) == 0 ? 0 : -1;
+}
+
 void cache_delete_dset(scr_ctx_t *ctx, int id)
 {
     crcbg_release(ctx, id); /* never delete files the CRC thread is reading */
-    const char *dir =
-        kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
+    kvtree_t *desc = filemap_get_desc(ctx->filemap, id, "DSETDESC");
+    const char *dir = kvtree_get_val(desc, "DIR");
     char *safe = dir && cache_path_ok(ctx, dir) ? strdup(dir) : NULL;
-    int failed = filemap_delete_dset_files(ctx->filemap, id, safe);
+    keep_arg_t k = {ctx, 0};
+    kvtree_util_get_int(desc, "MEM", &k.mem);
+    int failed = filemap_delete_dset_files_keep(ctx->filemap, id, safe,
+                                                ctx->pool ? cache_keep : NULL, &k);
     if (failed)
         log_warn("could not delete %d cached files of dataset %d", failed, id);
     free(safe);
@@ -112,6 +136,10 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
         nvictims = evict_pick(ctx, st, room, victims);
     MPI_Bcast(&nvictims, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
+    /* the pool holds one eviction's files: what the last one left unused
+     * goes before this one adds its own */
+    if (nvictims > 0)
+        filepool_drain(ctx->pool);
     for (int i = 0; i < nvictims; i++) {
         log_dbg(2, "evicting dataset %d from %s", victims[i], st->base);
         cache_delete_dset(ctx, victims[i]);

@@ -26,6 +26,7 @@
 #include "ec_file.h"
 #include "fault.h"
 #include "filemap.h"
+#include "filepool.h"
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "log.h"
@@ -144,9 +145,11 @@ static int ec_write_header(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, int
     kvtree_delete(&h);
     if (rc < 0)
         return errprintf(err, "out of memory");
-    j->pfd = open(j->ppath, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    /* over a kept parity file when there is one: its pages are there */
+    j->pfd =
+        filepool_open(ctx->pool, j->ppath, len + (uint64_t)j->m * j->chunk, NULL, err);
     if (j->pfd < 0)
-        rc = errprintf(err, "create %s: %s", j->ppath, strerror(errno));
+        rc = -1;
     else if (io_write_full(j->pfd, img, len) < 0)
         rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
     j->hcrc = crc32_update(0, img, len);
@@ -469,7 +472,7 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     j.chunk = (max + (uint64_t)j.k - 1) / (uint64_t)j.k;
     j.chunk = (j.chunk + 7) & ~(uint64_t)7;
     kvtree_t *dset = filemap_get_desc(ctx->filemap, id, "DSETDESC");
-    int ok = xfer_open(list, NULL, &j.files, err) == 0;
+    int ok = xfer_open(list, NULL, NULL, &j.files, err) == 0;
     if (ok && crcseg_init(&j.ucrc, j.files.n, j.files.sizes, j.chunk ? j.chunk : 1) < 0)
         ok = errprintf(err, "out of memory") == 0;
     ok = ok && ec_write_header(ctx, rd, &j, id, dset, err) == 0;
@@ -521,7 +524,7 @@ static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int i
         kvtree_t *h = kvtree_new(), *list = red_user_files(ctx->filemap, id, ctx->rank);
         ok = ec_read_header(j->ppath, h, &j->pfd, &j->data_off, err) == 0 &&
              kvtree_util_get_u64(h, "CHUNK", &j->chunk) == 0 &&
-             xfer_open(list, NULL, &j->files, err) == 0;
+             xfer_open(list, NULL, NULL, &j->files, err) == 0;
         if (ok) {
             kvtree_delete(&mine);
             mine = ec_knowledge(j, h);
@@ -574,7 +577,7 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
     /* a rank without files has no file whose path would create it */
     if (io_mkdir_p(dsetdir, 0700, err) < 0 ||
-        xfer_open(*list, dsetdir, &j->files, err) < 0)
+        xfer_open(*list, dsetdir, ctx->pool, &j->files, err) < 0)
         return -1;
     if (crcseg_init(&j->ucrc, j->files.n, j->files.sizes, j->chunk ? j->chunk : 1) < 0)
         return errprintf(err, "out of memory");

@@ -59,8 +59,9 @@ int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir
     snprintf(dir, sizeof(dir), "%s/.partner.%d", dsetdir, owner);
     kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank), *recv = kvtree_new();
     partner_rec_t pr = {ctx, id, owner, 0};
-    int rc = xfer_files(rd->comm, right, list, left, dir, recv, ctx->buf_size,
-                        partner_record, &pr, "partner", err);
+    xfer_opts_t opt = {ctx->buf_size, "partner", ctx->pool};
+    int rc = xfer_files(rd->comm, right, list, left, dir, recv, &opt, partner_record, &pr,
+                        err);
     if (rc == 0) {
         fault_point("partner.copied", ctx->rank); /* checked, not recorded */
         pr.complete = 1;

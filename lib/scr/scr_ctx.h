@@ -90,6 +90,7 @@ typedef struct {
     struct flush_async *async; /* background flush in progress, or NULL */
     struct crcbg *crcbg;       /* background CRC pass in progress, or NULL */
     struct redbg *redbg;       /* background redundancy encode, or NULL */
+    struct filepool *pool;     /* evicted files to write over, or NULL */
     MPI_Comm bg_comm;          /* the world for that encode (redbg.h) */
     int flush_every;           /* SCR_FLUSH */
     kvtree_t *halt;            /* rank 0: the halt file as last read */

@@ -11,6 +11,7 @@
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "path.h"
+#include "filepool.h"
 #include "xfer.h"
 
 #define XFER_TAG 7601
@@ -37,7 +38,8 @@ static char *xfer_dest_path(const char *dir, const char *rel, scr_error_t *err)
     return p;
 }
 
-int xfer_open(const kvtree_t *list, const char *dir, xfer_open_t *o, scr_error_t *err)
+int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool,
+              xfer_open_t *o, scr_error_t *err)
 {
     int n = kvtree_size(list);
     memset(o, 0, sizeof(*o));
@@ -61,11 +63,14 @@ int xfer_open(const kvtree_t *list, const char *dir, xfer_open_t *o, scr_error_t
         }
         if (!path)
             return errprintf(err, "file %d of the list has no PATH", i);
-        int flags = dir ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY;
-        o->fds[i] = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
         o->names[i] = path;
+        /* a reused file longer than this one is cut by xfer_verify */
+        if (dir)
+            o->fds[i] = filepool_open(pool, path, FILEPOOL_KEEP_SIZE, NULL, err);
+        else if ((o->fds[i] = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+            errprintf(err, "open %s: %s", path, strerror(errno));
         if (o->fds[i] < 0)
-            return errprintf(err, "open %s: %s", path, strerror(errno));
+            return -1;
         o->n = i + 1;
     }
     return 0;
@@ -220,20 +225,20 @@ static uint32_t *xfer_sent_crcs(int ok, const crcseg_t *c, int n)
 }
 
 int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
-               kvtree_t *recv, size_t bufsize, xfer_hook_fn hook, void *arg,
-               const char *stage, scr_error_t *err)
+               kvtree_t *recv, const xfer_opts_t *opt, xfer_hook_fn hook, void *arg,
+               scr_error_t *err)
 {
     xfer_open_t so = {0}, ro = {0};
     crcseg_t scrc = {0}, rcrc = {0};
     int sok = 1, rok = 1;
     if (kvtree_sendrecv(send, dest, recv, src, comm) < 0)
         return errprintf(err, "cannot exchange file lists");
-    if (dest != MPI_PROC_NULL && xfer_open(send, NULL, &so, err) < 0)
+    if (dest != MPI_PROC_NULL && xfer_open(send, NULL, NULL, &so, err) < 0)
         sok = 0;
     if (src != MPI_PROC_NULL && hook && hook(recv, recv_dir, arg, sok ? err : NULL) < 0)
         rok = 0;
     if (src != MPI_PROC_NULL && rok &&
-        xfer_open(recv, recv_dir, &ro, sok ? err : NULL) < 0)
+        xfer_open(recv, recv_dir, opt->pool, &ro, sok ? err : NULL) < 0)
         rok = 0;
     if (sok && crcseg_init(&scrc, so.n, so.sizes, 0) < 0)
         sok = errprintf(err, "out of memory") == 0;
@@ -242,9 +247,9 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
     uint64_t stotal = dest == MPI_PROC_NULL ? 0 : xfer_total(send);
     uint64_t rtotal = src == MPI_PROC_NULL ? 0 : xfer_total(recv);
     xfer_side_t sx = {comm, dest, &so, stotal, &sok, &scrc, {0}, {0}, NULL, -1};
-    xfer_side_t rx = {comm, src, &ro, rtotal, &rok, &rcrc, {0}, {0}, stage, -1};
+    xfer_side_t rx = {comm, src, &ro, rtotal, &rok, &rcrc, {0}, {0}, opt->stage, -1};
     MPI_Comm_rank(MPI_COMM_WORLD, &rx.rank);
-    xfer_stream(&sx, &rx, bufsize, sok && rok ? err : NULL);
+    xfer_stream(&sx, &rx, opt->bufsize, sok && rok ? err : NULL);
     /* tell the receiver whether what it got is real, and what it was */
     int ns = dest == MPI_PROC_NULL ? 0 : kvtree_size(send);
     int nr = src == MPI_PROC_NULL ? 0 : kvtree_size(recv);

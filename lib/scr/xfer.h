@@ -32,12 +32,19 @@ typedef int (*xfer_hook_fn)(const kvtree_t *recv, const char *recv_dir, void *ar
  * its CRC set.  stage (NULL: none) names the receiver's fault points
  * (fault.h): <stage>.block after the first piece written, <stage>.half
  * once half of the bytes are. */
+typedef struct {
+    size_t bufsize;        /* bytes per piece */
+    const char *stage;     /* the receiver's fault point names, NULL: none */
+    struct filepool *pool; /* received files write over kept ones (filepool.h) */
+} xfer_opts_t;
+
 int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
-               kvtree_t *recv, size_t bufsize, xfer_hook_fn hook, void *arg,
-               const char *stage, scr_error_t *err);
+               kvtree_t *recv, const xfer_opts_t *opt, xfer_hook_fn hook, void *arg,
+               scr_error_t *err);
 
 /* open every file of a list for reading (or writing below dir when dir is
- * not NULL), filling an io concatenation; returns 0 or -1 */
+ * not NULL, over files kept in pool when there are some), filling an io
+ * concatenation; returns 0 or -1 */
 typedef struct {
     int n;
     int *fds;
@@ -45,7 +52,8 @@ typedef struct {
     uint64_t *sizes;
 } xfer_open_t;
 
-int xfer_open(const kvtree_t *list, const char *dir, xfer_open_t *o, scr_error_t *err);
+int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool,
+              xfer_open_t *o, scr_error_t *err);
 void xfer_close(xfer_open_t *o);
 
 #endif

@@ -1,0 +1,230 @@
+/* filepool.c - deleted cache files kept to be written over (see filepool.h) */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "filepool.h"
+#include "path.h"
+
+typedef struct {
+    char *path; /* <root>/scr.recycle/<tag>.<n> */
+    int root;
+    uint64_t size;
+} pool_file_t;
+
+struct filepool {
+    pthread_mutex_t lock;
+    pool_file_t *files;
+    int n, cap;
+    unsigned long seq;
+    long reused;
+    char **roots;
+    int nroots;
+};
+
+filepool_t *filepool_new(void)
+{
+    filepool_t *p = calloc(1, sizeof(*p));
+    if (p)
+        pthread_mutex_init(&p->lock, NULL);
+    return p;
+}
+
+static void pool_forget(filepool_t *p, int i)
+{
+    free(p->files[i].path);
+    p->files[i] = p->files[--p->n];
+}
+
+int filepool_add_root(filepool_t *p, const char *root)
+{
+    char **r = realloc(p->roots, sizeof(*r) * (size_t)(p->nroots + 1));
+    if (!r)
+        return -1;
+    p->roots = r;
+    return (r[p->nroots] = strdup(root)) ? (p->nroots++, 0) : -1;
+}
+
+/* the root path lies below (the deepest, should stores nest), or -1 */
+static int pool_root_of(const filepool_t *p, const char *path)
+{
+    int best = -1;
+    for (int i = 0; i < p->nroots; i++)
+        if (path_is_under(path, p->roots[i]) &&
+            (best < 0 || strlen(p->roots[i]) > strlen(p->roots[best])))
+            best = i;
+    return best;
+}
+
+void filepool_drain(filepool_t *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    while (p->n > 0) {
+        (void)unlink(p->files[p->n - 1].path);
+        pool_forget(p, p->n - 1);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+void filepool_free(filepool_t **pool)
+{
+    if (!pool || !*pool)
+        return;
+    filepool_drain(*pool);
+    for (int i = 0; i < (*pool)->nroots; i++)
+        free((*pool)->roots[i]);
+    free((*pool)->roots);
+    pthread_mutex_destroy(&(*pool)->lock);
+    free((*pool)->files);
+    free(*pool);
+    *pool = NULL;
+}
+
+static int pool_grow(filepool_t *p)
+{
+    if (p->n < p->cap)
+        return 0;
+    int cap = p->cap ? 2 * p->cap : 16;
+    pool_file_t *f = realloc(p->files, sizeof(*f) * (size_t)cap);
+    if (!f)
+        return -1;
+    p->files = f;
+    p->cap = cap;
+    return 0;
+}
+
+int filepool_put(filepool_t *p, const char *path, const char *tag)
+{
+    struct stat st;
+    int root = p ? pool_root_of(p, path) : -1;
+    if (root < 0 || lstat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+        return -1;
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s/%s", p->roots[root], FILEPOOL_DIR);
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+        return -1;
+    pthread_mutex_lock(&p->lock);
+    char *dst = NULL;
+    int rc = -1;
+    if (pool_grow(p) == 0 && asprintf(&dst, "%s/%s.%lu", dir, tag, p->seq++) >= 0 &&
+        rename(path, dst) == 0) {
+        p->files[p->n++] = (pool_file_t){dst, root, (uint64_t)st.st_size};
+        dst = NULL;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&p->lock);
+    free(dst);
+    return rc;
+}
+
+/* the smallest file kept under root holding size bytes, else the largest */
+static int pool_pick(const filepool_t *p, int root, uint64_t size)
+{
+    int fit = -1, big = -1;
+    for (int i = 0; i < p->n; i++) {
+        const pool_file_t *f = &p->files[i];
+        if (f->root != root)
+            continue;
+        if (f->size >= size && (fit < 0 || f->size < p->files[fit].size))
+            fit = i;
+        if (big < 0 || f->size > p->files[big].size)
+            big = i;
+    }
+    return fit >= 0 ? fit : big;
+}
+
+/* take a kept file over as path; -1 when there is none or it fails */
+static int pool_take(filepool_t *p, const char *path, uint64_t size)
+{
+    int fd = -1, root = pool_root_of(p, path);
+    uint64_t had = 0;
+    pthread_mutex_lock(&p->lock);
+    int i = root < 0 ? -1 : pool_pick(p, root, size);
+    if (i >= 0) {
+        had = p->files[i].size;
+        /* rename replaces path itself, as O_TRUNC would empty it, and a
+         * link planted there is replaced, not followed */
+        if (rename(p->files[i].path, path) == 0) {
+            fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+            p->reused += fd >= 0;
+            pool_forget(p, i);
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (fd >= 0 && size != FILEPOOL_KEEP_SIZE && had > size &&
+        ftruncate(fd, (off_t)size) < 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+int filepool_open(filepool_t *p, const char *path, uint64_t size, int *reused,
+                  scr_error_t *err)
+{
+    int fd = p ? pool_take(p, path, size) : -1;
+    if (reused)
+        *reused = fd >= 0;
+    if (fd < 0)
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        errprintf(err, "open %s: %s", path, strerror(errno));
+    return fd;
+}
+
+int filepool_count(filepool_t *p, uint64_t *bytes)
+{
+    uint64_t sum = 0;
+    pthread_mutex_lock(&p->lock);
+    int n = p->n;
+    for (int i = 0; i < n; i++)
+        sum += p->files[i].size;
+    pthread_mutex_unlock(&p->lock);
+    if (bytes)
+        *bytes = sum;
+    return n;
+}
+
+long filepool_reused(filepool_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    long n = p->reused;
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
+static void pool_sweep_dir(const char *pooldir)
+{
+    int dfd = open(pooldir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    struct dirent *e;
+    struct stat st;
+    while ((e = readdir(d)))
+        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            !S_ISDIR(st.st_mode))
+            (void)unlinkat(dfd, e->d_name, 0);
+    closedir(d);
+    (void)rmdir(pooldir);
+}
+
+void filepool_sweep(filepool_t *p)
+{
+    char dir[4200];
+    for (int i = 0; p && i < p->nroots; i++) {
+        snprintf(dir, sizeof(dir), "%s/%s", p->roots[i], FILEPOOL_DIR);
+        pool_sweep_dir(dir);
+    }
+}

@@ -222,6 +222,13 @@ static void print_against(FILE *out)
         fprintf(out, "  %-8s ours %7.3f  LLNL %7.3f  ratio %6.3f  target >= %.1f  %s\n",
                 against[t].scheme, ours, theirs, ratio, against[t].bound,
                 ratio >= against[t].bound ? "met" : "MISSED");
+        double mo = median_of("whole.ours", against[t].scheme, "extra_mem_per_rank");
+        double ml = median_of("whole.llnl", against[t].scheme, "extra_mem_per_rank");
+        if (mo >= 0 && ml >= 0)
+            fprintf(out,
+                    "           extra peak memory per rank (largest): ours %.1f MiB, "
+                    "LLNL %.1f MiB\n",
+                    mo, ml);
     }
 }
 

@@ -222,6 +222,85 @@ static void test_rebuild_headers(void)
        "a set member without its global rank: refused (%s)", err.text);
     ok(rebuild_set(dset, "0", "sub/f", 8, 8, &err) == 1,
        "the same set with a file inside the dataset rebuilds (%s)", err.text);
+
+    tu_rmrf(top);
+    free(top);
+}
+
+/* a file list of a 3-member XOR set's header: n files of 8 bytes */
+static void put_list(kvtree_t *list, const char **rels, int n)
+{
+    kvtree_util_set_int(list, "FILES", n);
+    for (int i = 0; i < n; i++) {
+        kvtree_t *f = kvtree_setf(list, NULL, "FILE %d", i);
+        kvtree_util_set_str(f, "REL", rels[i]);
+        kvtree_util_set_u64(f, "SIZE", 8);
+    }
+}
+
+/* dir/red<s>: member s of the set, its own list and its left neighbour's */
+static void put_red3(const char *dir, int s, const char **mine, int nmine,
+                     const char **left, int nleft, kvtree_t *set)
+{
+    kvtree_t *h = kvtree_new();
+    kvtree_util_set_str(h, "TYPE", "XOR");
+    kvtree_util_set_int(h, "FAILURES", 1);
+    kvtree_util_set_u64(h, "CHUNK", 8);
+    kvtree_util_set_int(kvtree_set(h, "GROUP", NULL), "RANKS", 3);
+    for (int r = 0; r < 3; r++)
+        kvtree_setf(h, NULL, "GROUP RANK %d %d", r, r);
+    put_list(kvtree_set(h, "CURRENT", NULL), mine, nmine);
+    put_list(kvtree_set(h, "PARTNER", NULL), left, nleft);
+    void *img;
+    size_t len;
+    kvtree_file_image(h, &img, &len);
+    char *red = malloc(len + 8), path[4200];
+    memcpy(red, img, len);
+    memset(red + len, 0x5a, 8);
+    snprintf(path, sizeof(path), "%s/red%d", dir, s);
+    tu_write(path, red, len + 8);
+    kvtree_util_set_str(kvtree_setf(set, NULL, "MEMBER %d", s), "FILE", path);
+    free(red);
+    free(img);
+    kvtree_delete(&h);
+}
+
+/* found by the fuzzing: a member counted lost for one bad file had its
+ * good files created afresh (cut to nothing) before the rebuild knew the
+ * set was beyond repair.  Member 0 has a good file and one of the wrong
+ * size, member 1 is whole, member 2 is gone: two lost, one too many. */
+static void test_rebuild_keeps_survivors(void)
+{
+    char *top = tu_tmpdir(), path[4300];
+    const char *l0[] = {"good", "bad"}, *l1[] = {"m1"}, *l2[] = {"z2"};
+    kvtree_t *set = kvtree_new(), *out = kvtree_new();
+    kvtree_util_set_int(set, "MEMBERS", 3);
+    put_red3(top, 0, l0, 2, l2, 1, set);
+    put_red3(top, 1, l1, 1, l0, 2, set);
+    snprintf(path, sizeof(path), "%s/good", top);
+    tu_write(path, "GOODGOOD", 8);
+    snprintf(path, sizeof(path), "%s/bad", top);
+    tu_write(path, "BAD", 3);
+    snprintf(path, sizeof(path), "%s/m1", top);
+    tu_write(path, "member-1", 8);
+    scr_error_t err = {""};
+    ok(ecfile_rebuild(top, set, out, &err) < 0,
+       "two of three XOR members lost: refused (%s)", err.text);
+    size_t len;
+    snprintf(path, sizeof(path), "%s/good", top);
+    char *v = tu_read(path, &len);
+    ok(v && len == 8 && memcmp(v, "GOODGOOD", 8) == 0,
+       "member 0's good file is left as it was");
+    free(v);
+    snprintf(path, sizeof(path), "%s/bad", top);
+    v = tu_read(path, &len);
+    ok(v && len == 3, "and so is its bad one");
+    free(v);
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/z2", top);
+    ok(stat(path, &st) < 0, "member 2's file is not created");
+    kvtree_delete(&set);
+    kvtree_delete(&out);
     tu_rmrf(top);
     free(top);
 }
@@ -257,5 +336,6 @@ int main(void)
     ok(check_all_losses(9, 3, 0), "RS n=9 m=3: every loss pattern");
     ok(check_all_losses(5, 1, 0), "RS n=5 m=1: every loss pattern");
     test_rebuild_headers();
+    test_rebuild_keeps_survivors();
     return done_testing();
 }

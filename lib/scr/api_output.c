@@ -401,8 +401,11 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
     uint64_t bytes = out_finish_files(ctx, &mine, crc_now), total = 0;
     fault_point("output.crc", ctx->rank); /* sizes (and CRCs) taken, not agreed */
     out_record_files(ctx, &mine);
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
-    MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
+    /* one collective: valid everywhere when every rank counts itself */
+    uint64_t v[2] = {mine != 0, bytes}, sum[2];
+    MPI_Allreduce(v, sum, 2, MPI_UINT64_T, MPI_SUM, ctx->comm);
+    all = sum[0] == (uint64_t)ctx->ranks;
+    total = sum[1];
     kvtree_util_set_u64(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "SIZE", total);
     /* a memory checkpoint's state moves on when it returns: not behind */
     /* the files are recorded (out_record_files); the thread records the

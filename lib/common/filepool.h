@@ -3,10 +3,11 @@
  * On tmpfs, deleting a 64 MiB file frees 16384 pages and writing a new one
  * allocates and clears as many again: about twice the cost of writing over
  * the pages of a file that already has them (bench/README.md).  When the
- * cache evicts a dataset, the files SCR writes itself (partner copies,
- * XOR/RS parity, memory checkpoints) are renamed into a pool directory of
- * the same store instead of unlinked, and the next such file takes one over
- * (rename, no truncation) and overwrites it in place.
+ * cache evicts a dataset, the files SCR writes itself at the same size
+ * checkpoint after checkpoint (partner copies, XOR/RS parity) are renamed
+ * into a pool directory of the same store instead of unlinked, and the next
+ * such file takes one over (rename, no truncation) and overwrites it in
+ * place.
  *
  * The pool never holds more than one eviction's files: filepool_drain
  * unlinks what the last one left unused before the next one adds to it, so

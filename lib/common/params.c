@@ -81,7 +81,7 @@ static const param_info_t table[] = {
      "checkpoint stays the restart point until it is done (needs "
      "MPI_THREAD_MULTIPLE)"},
     {"SCR_CACHE_REUSE", "1", 0, NULL,
-     "evicted partner copies, XOR/RS parity and memory checkpoints are kept (one "
+     "evicted partner copies and XOR/RS parity are kept (one "
      "eviction's worth) for the next such files to write over, instead of freed and "
      "allocated again (0: delete at eviction)"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},

@@ -23,36 +23,32 @@ int cache_path_ok(const scr_ctx_t *ctx, const char *path)
     return 0;
 }
 
-typedef struct {
-    scr_ctx_t *ctx;
-    int mem;
-} keep_arg_t;
-
-/* keep what SCR writes itself for the next such file to write over
- * (filepool.h): partner copies (another rank's files), parity, and a
- * memory checkpoint's file.  An application's own files are not kept: it
- * opens its next ones with O_TRUNC, which frees the pages anyway. */
+/* keep what SCR writes itself, the same size checkpoint after checkpoint,
+ * for the next such file to write over (filepool.h): partner copies
+ * (another rank's files) and parity.  An application's own files are not
+ * kept: it opens its next ones with O_TRUNC, which frees the pages anyway;
+ * nor are memory checkpoints', whose sizes change from full to
+ * differential ones: a small file cutting a kept large one frees its
+ * pages all the same. */
 static int cache_keep(void *arg, int rank, const char *path, const kvtree_t *meta)
 {
-    keep_arg_t *k = arg;
+    scr_ctx_t *ctx = arg;
     const char *type = kvtree_get_val(meta, "TYPE");
-    int ours = rank != k->ctx->rank || k->mem ||
+    int ours = rank != ctx->rank ||
                (type && (!strcmp(type, FM_TYPE_XOR) || !strcmp(type, FM_TYPE_RS)));
     char tag[32];
-    snprintf(tag, sizeof(tag), "%d", k->ctx->rank);
-    return ours && filepool_put(k->ctx->pool, path, tag) == 0 ? 0 : -1;
+    snprintf(tag, sizeof(tag), "%d", ctx->rank);
+    return ours && filepool_put(ctx->pool, path, tag) == 0 ? 0 : -1;
 }
 
 void cache_delete_dset(scr_ctx_t *ctx, int id)
 {
     crcbg_release(ctx, id); /* never delete files the CRC thread is reading */
-    kvtree_t *desc = filemap_get_desc(ctx->filemap, id, "DSETDESC");
-    const char *dir = kvtree_get_val(desc, "DIR");
+    const char *dir =
+        kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
     char *safe = dir && cache_path_ok(ctx, dir) ? strdup(dir) : NULL;
-    keep_arg_t k = {ctx, 0};
-    kvtree_util_get_int(desc, "MEM", &k.mem);
     int failed = filemap_delete_dset_files_keep(ctx->filemap, id, safe,
-                                                ctx->pool ? cache_keep : NULL, &k);
+                                                ctx->pool ? cache_keep : NULL, ctx);
     if (failed)
         log_warn("could not delete %d cached files of dataset %d", failed, id);
     free(safe);

@@ -26,7 +26,6 @@
 #include "cache.h"
 #include "fault.h"
 #include "filemap.h"
-#include "filepool.h"
 #include "io.h"
 #include "log.h"
 #include "mem.h"
@@ -180,16 +179,9 @@ static int writer_open(scr_ctx_t *ctx, struct mem_state *m, int diff, scr_error_
     }
     ftiff_layout_place(&w->work, &w->meta);
     w->data_end = FTIFF_FB_SIZE + ftiff_layout_meta_size(&w->work);
-    /* over an evicted checkpoint's file when there is one (filepool.h);
-     * its file block goes at once, so a crash before ours is written
-     * leaves no file that describes itself as the old one */
-    int reused = 0;
-    static const uint8_t nofb[FTIFF_FB_SIZE];
-    w->fd = filepool_open(ctx->pool, w->path, FILEPOOL_KEEP_SIZE, &reused, err);
+    w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (w->fd < 0)
-        return -1;
-    if (reused && io_pwrite_full(w->fd, nofb, sizeof(nofb), 0) < 0)
-        return errprintf(err, "%s: write: %s", w->path, strerror(errno));
+        return errprintf(err, "%s: %s", w->path, strerror(errno));
     w->ok = 1;
     w->open = 1;
     return 0;

@@ -64,9 +64,8 @@ int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool,
         if (!path)
             return errprintf(err, "file %d of the list has no PATH", i);
         o->names[i] = path;
-        /* a reused file longer than this one is cut by xfer_verify */
         if (dir)
-            o->fds[i] = filepool_open(pool, path, FILEPOOL_KEEP_SIZE, NULL, err);
+            o->fds[i] = filepool_open(pool, path, o->sizes[i], NULL, err);
         else if ((o->fds[i] = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
             errprintf(err, "open %s: %s", path, strerror(errno));
         if (o->fds[i] < 0)

@@ -154,6 +154,8 @@ static int pool_take(filepool_t *p, const char *path, uint64_t size)
          * link planted there is replaced, not followed */
         if (rename(p->files[i].path, path) == 0) {
             fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0) /* not what was kept (a link put in its place) */
+                (void)unlink(path);
             p->reused += fd >= 0;
             pool_forget(p, i);
         }

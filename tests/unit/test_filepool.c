@@ -1,5 +1,6 @@
 /* test_filepool.c - kept files are taken over by size, cut to the length
  * asked for, never through a link, and unlinked by drain and sweep */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,41 @@ static void test_links(filepool_t *p)
        err.text);
 }
 
+/* a kept file swapped for a link in the pool directory (the user owns it) */
+static void test_swapped(filepool_t *p, const char *pool)
+{
+    char f[300], kept[700], target[300], dst[300];
+    snprintf(f, sizeof(f), "%s/s", top);
+    snprintf(target, sizeof(target), "%s/target", top);
+    snprintf(dst, sizeof(dst), "%s/dst", top);
+    mkfile(f, 64, 's');
+    mkfile(target, 64, 't');
+    filepool_drain(p);
+    ok(filepool_put(p, f, "9") == 0, "a file kept");
+    DIR *d = opendir(pool);
+    struct dirent *e;
+    kept[0] = '\0';
+    while (d && (e = readdir(d)))
+        if (!strncmp(e->d_name, "9.", 2))
+            snprintf(kept, sizeof(kept), "%s/%s", pool, e->d_name);
+    if (d)
+        closedir(d);
+    ok(fsize(kept) == 64, "as %s", kept);
+    unlink(kept);
+    ok(symlink(target, kept) == 0, "swapped for a link");
+    int reused = 1;
+    scr_error_t err;
+    int fd = filepool_open(p, dst, 64, &reused, &err);
+    struct stat st;
+    ok(fd >= 0 && !reused && lstat(dst, &st) == 0 && S_ISREG(st.st_mode) &&
+           st.st_size == 0,
+       "not taken over: a new regular file instead");
+    if (fd >= 0)
+        close(fd);
+    ok(first_byte(target) == 't' && fsize(target) == 64,
+       "the link's target is untouched");
+}
+
 static void test_drain_sweep(filepool_t *p, const char *pool)
 {
     uint64_t bytes;
@@ -150,6 +186,8 @@ int main(void)
     test_take_by_size(p);
     test_links(p);
     test_drain_sweep(p, pool);
+    mkdir(pool, 0700);
+    test_swapped(p, pool);
     filepool_free(&p);
     ok(p == NULL, "filepool_free clears the pointer");
     char cmd[400];

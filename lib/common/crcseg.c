@@ -6,6 +6,7 @@
 
 #include "crc32.h"
 #include "crcseg.h"
+#include "log.h"
 #include "io.h"
 
 int crcseg_init(crcseg_t *c, int nfiles, const uint64_t *sizes, uint64_t stream_len)
@@ -110,6 +111,7 @@ int crcseg_file_or_read(const crcseg_t *c, int f, const char *path, uint32_t *cr
 {
     if (crcseg_file(c, f, crc) == 0)
         return 0;
+    log_dbg(2, "CRC32 of %s: not every byte passed in order, reading it again", path);
     return io_file_crc(path, crc, NULL, err);
 }
 

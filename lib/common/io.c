@@ -244,10 +244,12 @@ static int io_stopped(const atomic_int *stop)
 }
 
 /* CRC of an open file through a mapping: no copy out of the page cache.
+ * The window is small: mapped cache pages count in the process's resident
+ * size, which schedulers that poll RSS hold against the job's memory.
  * 0 done, 1 stopped, -1 not mappable */
 static int io_crc_mapped(int fd, uint64_t size, uint32_t *crc, const atomic_int *stop)
 {
-    const size_t window = (size_t)1 << 30;
+    const size_t window = (size_t)8 << 20;
     uint32_t c = 0;
     for (uint64_t off = 0; off < size; off += window) {
         size_t len = size - off < window ? (size_t)(size - off) : window;

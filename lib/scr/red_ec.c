@@ -172,10 +172,13 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
         return errprintf(err, "fsync %s: %s", j->ppath, strerror(errno));
     /* from the bytes as they were written; read back only if they were not
      * all seen in order */
-    if (crcseg_file(&j->pcrc, 0, &crc) == 0)
+    if (crcseg_file(&j->pcrc, 0, &crc) == 0) {
         crc = crcseg_combine(j->hcrc, crc, (uint64_t)j->m * j->chunk);
-    else if (io_file_crc(j->ppath, &crc, &size, err) < 0)
-        return -1;
+    } else {
+        log_dbg(2, "CRC32 of %s: reading it again", j->ppath);
+        if (io_file_crc(j->ppath, &crc, &size, err) < 0)
+            return -1;
+    }
     kvtree_t *meta = kvtree_new();
     kvtree_util_set_str(meta, "TYPE", rd->type == RED_XOR ? FM_TYPE_XOR : FM_TYPE_RS);
     kvtree_util_set_u64(meta, "SIZE", size);
@@ -248,7 +251,14 @@ static unsigned char *ec_alloc(size_t size)
 static void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
                          size_t recvu, MPI_Comm comm, scr_error_t *err)
 {
-    size_t bufsize = ctx->buf_size;
+    /* the send side holds every member's block of a piece: with large
+     * sets the pieces shrink so two of them stay within 8 MiB (the ring
+     * sends 256 KiB segments whatever the piece) */
+    size_t bufsize = ctx->buf_size, cap_bytes = (size_t)4 << 20;
+    if (sendu > 0 && bufsize > cap_bytes / sendu)
+        bufsize = (cap_bytes / sendu) & ~(size_t)63;
+    if (bufsize < ((size_t)64 << 10))
+        bufsize = (size_t)64 << 10;
     memset(pp, 0, sizeof(*pp));
     pp->j = j;
     pp->overlap = ctx->overlap;

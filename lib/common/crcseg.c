@@ -6,8 +6,8 @@
 
 #include "crc32.h"
 #include "crcseg.h"
-#include "log.h"
 #include "io.h"
+#include "log.h"
 
 int crcseg_init(crcseg_t *c, int nfiles, const uint64_t *sizes, uint64_t stream_len)
 {

@@ -161,8 +161,7 @@ static int pool_take(filepool_t *p, const char *path, uint64_t size)
         }
     }
     pthread_mutex_unlock(&p->lock);
-    if (fd >= 0 && size != FILEPOOL_KEEP_SIZE && had > size &&
-        ftruncate(fd, (off_t)size) < 0) {
+    if (fd >= 0 && had > size && ftruncate(fd, (off_t)size) < 0) {
         close(fd);
         fd = -1;
     }

@@ -28,8 +28,7 @@
 
 typedef struct filepool filepool_t;
 
-#define FILEPOOL_KEEP_SIZE UINT64_MAX /* filepool_open: the caller sets the length */
-#define FILEPOOL_DIR "scr.recycle"    /* below each root */
+#define FILEPOOL_DIR "scr.recycle" /* below each root */
 
 filepool_t *filepool_new(void);
 /* unlink every kept file, then free */
@@ -46,8 +45,8 @@ int filepool_put(filepool_t *pool, const char *path, const char *tag);
 
 /* Open path for writing (O_RDWR, never through a link), taking over a
  * file kept under the same root when there is one: the smallest that holds
- * size bytes, else the largest; one longer than size is cut to size (unless
- * size is FILEPOOL_KEEP_SIZE), a shorter one grows as the caller writes.
+ * size bytes, else the largest; one longer than size is cut to size, a
+ * shorter one grows as the caller writes.
  * Without one (or with pool NULL), a new empty file.  *reused says which
  * (may be NULL).  Returns the descriptor, or -1 with err filled. */
 int filepool_open(filepool_t *pool, const char *path, uint64_t size, int *reused,

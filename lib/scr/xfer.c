@@ -8,10 +8,10 @@
 
 #include "crcseg.h"
 #include "fault.h"
+#include "filepool.h"
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "path.h"
-#include "filepool.h"
 #include "xfer.h"
 
 #define XFER_TAG 7601

@@ -26,18 +26,18 @@
 typedef int (*xfer_hook_fn)(const kvtree_t *recv, const char *recv_dir, void *arg,
                             scr_error_t *err);
 
-/* Both ends checksum the bytes as they pass: the receiver compares what
- * arrived with what the sender read (and any CRC in the list), without
- * reading the files again, and on success each file of send and recv has
- * its CRC set.  stage (NULL: none) names the receiver's fault points
- * (fault.h): <stage>.block after the first piece written, <stage>.half
- * once half of the bytes are. */
 typedef struct {
     size_t bufsize;        /* bytes per piece */
     const char *stage;     /* the receiver's fault point names, NULL: none */
     struct filepool *pool; /* received files write over kept ones (filepool.h) */
 } xfer_opts_t;
 
+/* Both ends checksum the bytes as they pass: the receiver compares what
+ * arrived with what the sender read (and any CRC in the list), without
+ * reading the files again, and on success each file of send and recv has
+ * its CRC set.  opt->stage (NULL: none) names the receiver's fault points
+ * (fault.h): <stage>.block after the first piece written, <stage>.half
+ * once half of the bytes are. */
 int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
                kvtree_t *recv, const xfer_opts_t *opt, xfer_hook_fn hook, void *arg,
                scr_error_t *err);

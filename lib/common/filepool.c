@@ -3,14 +3,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "filepool.h"
 #include "path.h"
+#include "worker.h"
+
+#define POOL_TMPFS_MAGIC 0x01021994 /* linux/magic.h */
 
 typedef struct {
     char *path; /* <root>/scr.recycle/<tag>.<n> */
@@ -23,9 +29,16 @@ struct filepool {
     pool_file_t *files;
     int n, cap;
     unsigned long seq;
-    long reused;
+    long reused, later;
     char **roots;
     int nroots;
+    /* filepool_drain_async: the files its thread unlinks, dying[0..dead)
+     * done; only the application's thread starts and joins it */
+    pthread_t bg;
+    int bg_on;
+    atomic_int bg_stop;
+    char **dying;
+    int ndying, dead;
 };
 
 filepool_t *filepool_new(void)
@@ -62,16 +75,96 @@ static int pool_root_of(const filepool_t *p, const char *path)
     return best;
 }
 
+static void *pool_bg_main(void *arg)
+{
+    filepool_t *p = arg;
+    worker_lower_priority(); /* the application computes meanwhile */
+    int i = 0;
+    while (i < p->ndying && !atomic_load(&p->bg_stop))
+        (void)unlink(p->dying[i++]);
+    p->dead = i;
+    return NULL;
+}
+
+/* finish the background drain: stop its thread (it ends the file it is
+ * on) and unlink here what it did not reach */
+static void pool_bg_join(filepool_t *p)
+{
+    if (p->bg_on) {
+        atomic_store(&p->bg_stop, 1);
+        pthread_join(p->bg, NULL);
+        p->bg_on = 0;
+    }
+    for (int i = 0; i < p->ndying; i++) {
+        if (i >= p->dead)
+            (void)unlink(p->dying[i]);
+        free(p->dying[i]);
+    }
+    free(p->dying);
+    p->dying = NULL;
+    p->ndying = p->dead = 0;
+}
+
 void filepool_drain(filepool_t *p)
 {
     if (!p)
         return;
+    pool_bg_join(p);
     pthread_mutex_lock(&p->lock);
     while (p->n > 0) {
         (void)unlink(p->files[p->n - 1].path);
         pool_forget(p, p->n - 1);
     }
     pthread_mutex_unlock(&p->lock);
+}
+
+void filepool_drain_async(filepool_t *p)
+{
+    if (!p)
+        return;
+    pool_bg_join(p);
+    pthread_mutex_lock(&p->lock);
+    char **dying = p->n ? malloc(sizeof(*dying) * (size_t)p->n) : NULL;
+    int n = 0;
+    while (dying && p->n > 0) {
+        dying[n++] = p->files[p->n - 1].path;
+        p->files[--p->n].path = NULL;
+    }
+    pthread_mutex_unlock(&p->lock);
+    p->dying = dying;
+    p->ndying = n;
+    p->later += n;
+    p->dead = 0;
+    atomic_store(&p->bg_stop, 0);
+    p->bg_on = n > 0 && pthread_create(&p->bg, NULL, pool_bg_main, p) == 0;
+    if (!p->bg_on)
+        filepool_drain(p); /* no thread (or no memory): here, as before */
+}
+
+/* bytes of memory the kernel says it can give without swapping */
+static uint64_t pool_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "re");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (uint64_t)kb << 10;
+}
+
+int filepool_can_hold(const char *dir, uint64_t bytes)
+{
+    struct statvfs v;
+    struct statfs f;
+    if (statvfs(dir, &v) < 0 || statfs(dir, &f) < 0)
+        return 0;
+    if ((uint64_t)v.f_bavail * v.f_frsize < bytes)
+        return 0;
+    /* tmpfs pages are the node's memory, which the application needs too */
+    return (unsigned long)f.f_type != POOL_TMPFS_MAGIC || pool_mem_available() >= bytes;
 }
 
 void filepool_free(filepool_t **pool)
@@ -125,20 +218,27 @@ int filepool_put(filepool_t *p, const char *path, const char *tag)
     return rc;
 }
 
-/* the smallest file kept under root holding size bytes, else the largest */
+/* The smallest file kept under root that holds size bytes, unless it is
+ * over twice the size (and more than a MiB longer): cutting it would free
+ * as many pages as deleting it, on the caller's time, where a drain frees
+ * them behind the application.  Else the largest shorter one, which grows
+ * as the caller writes.  -1 for none. */
 static int pool_pick(const filepool_t *p, int root, uint64_t size)
 {
-    int fit = -1, big = -1;
+    int fit = -1, under = -1;
     for (int i = 0; i < p->n; i++) {
         const pool_file_t *f = &p->files[i];
         if (f->root != root)
             continue;
         if (f->size >= size && (fit < 0 || f->size < p->files[fit].size))
             fit = i;
-        if (big < 0 || f->size > p->files[big].size)
-            big = i;
+        if (f->size < size && (under < 0 || f->size > p->files[under].size))
+            under = i;
     }
-    return fit >= 0 ? fit : big;
+    if (fit >= 0 && (p->files[fit].size / 2 <= size ||
+                     p->files[fit].size - size <= ((uint64_t)1 << 20)))
+        return fit;
+    return under;
 }
 
 /* take a kept file over as path; -1 when there is none or it fails */
@@ -200,6 +300,11 @@ long filepool_reused(filepool_t *p)
     long n = p->reused;
     pthread_mutex_unlock(&p->lock);
     return n;
+}
+
+long filepool_drained_later(filepool_t *p)
+{
+    return p->later;
 }
 
 static void pool_sweep_dir(const char *pooldir)

@@ -1,23 +1,24 @@
-/* filepool.h - deleted cache files kept to be written over.
+/* filepool.h - evicted cache files, kept to be written over or deleted later.
  *
  * On tmpfs, deleting a 64 MiB file frees 16384 pages and writing a new one
  * allocates and clears as many again: about twice the cost of writing over
  * the pages of a file that already has them (bench/README.md).  When the
- * cache evicts a dataset, the files SCR writes itself at the same size
- * checkpoint after checkpoint (partner copies, XOR/RS parity) are renamed
- * into a pool directory of the same store instead of unlinked, and the next
- * such file takes one over (rename, no truncation) and overwrites it in
- * place.
+ * cache evicts a dataset, its files are renamed into a pool directory of the
+ * same store instead of unlinked.  The files SCR writes itself at the same
+ * size checkpoint after checkpoint (partner copies, XOR/RS parity) are then
+ * taken over by the next such file (rename, then overwrite in place); what
+ * is left when the next checkpoint completes is unlinked on a low-weight
+ * thread (filepool_drain_async) while the application computes, so the
+ * freeing is off the application's path either way.
  *
- * The pool never holds more than one eviction's files: filepool_drain
- * unlinks what the last one left unused before the next one adds to it, so
- * the store's peak use is what it was without the pool as long as the next
- * dataset writes as many such bytes.  Files in the pool belong to no
+ * The pool never holds more than one eviction's files plus one batch on its
+ * way out: the next eviction finishes the batch and hands what the last one
+ * left to a new one before adding its own.  Files in the pool belong to no
  * dataset; a crashed process's leftovers are removed by filepool_sweep at
  * the next SCR_Init, and the epilog removes the whole store.
  *
- * Thread safe: the background redundancy encode opens files from its own
- * thread.
+ * Thread safe for filepool_put/open/count: the background redundancy encode
+ * opens files from its own thread.
  */
 #ifndef SCR_FILEPOOL_H
 #define SCR_FILEPOOL_H
@@ -45,20 +46,36 @@ int filepool_put(filepool_t *pool, const char *path, const char *tag);
 
 /* Open path for writing (O_RDWR, never through a link), taking over a
  * file kept under the same root when there is one: the smallest that holds
- * size bytes, else the largest; one longer than size is cut to size, a
- * shorter one grows as the caller writes.
+ * size bytes (unless over twice as long), else the largest shorter one; one
+ * longer than size is cut to size, a shorter one grows as the caller
+ * writes.
  * Without one (or with pool NULL), a new empty file.  *reused says which
  * (may be NULL).  Returns the descriptor, or -1 with err filled. */
 int filepool_open(filepool_t *pool, const char *path, uint64_t size, int *reused,
                   scr_error_t *err);
 
-/* unlink every kept file */
+/* unlink every kept file (and finish a background drain) */
 void filepool_drain(filepool_t *pool);
+
+/* Unlink every kept file on a low-weight thread (worker_lower_priority)
+ * and return at once: freeing a large file's pages takes milliseconds of
+ * CPU the application need not wait for.  A background drain still running
+ * is finished first, here, so at most one batch is ever on its way out.
+ * filepool_drain and filepool_free finish it too.  Call drain, drain_async
+ * and free from one thread (the application's). */
+void filepool_drain_async(filepool_t *pool);
+
+/* Can the file system holding dir hold bytes more than it does now, and
+ * if it is tmpfs, the node's memory too?  For files whose deletion would
+ * be put off: kept, they take room the next checkpoint may need. */
+int filepool_can_hold(const char *dir, uint64_t bytes);
 
 /* kept files, and their bytes */
 int filepool_count(filepool_t *pool, uint64_t *bytes);
 /* files taken over by filepool_open so far */
 long filepool_reused(filepool_t *pool);
+/* files handed to filepool_drain_async so far (its caller's thread only) */
+long filepool_drained_later(filepool_t *pool);
 
 /* unlink every file in each root's pool directory, and the directory if
  * empty: an earlier process's pool, at start-up before anyone adds to it */

@@ -84,6 +84,12 @@ static const param_info_t table[] = {
      "evicted partner copies and XOR/RS parity are kept (one "
      "eviction's worth) for the next such files to write over, instead of freed and "
      "allocated again (0: delete at eviction)"},
+    {"SCR_CACHE_DEFER", "1", 0, NULL,
+     "with SCR_CACHE_REUSE: evicted application files are kept too, and whatever "
+     "the next checkpoint did not write over is deleted on a low-priority thread "
+     "once it completes, while the application computes; only when the cache (and "
+     "for tmpfs the node's memory) has room for them twice over (0: delete at "
+     "eviction)"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL, "bytes per message in the redundancy pipelines"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read and write when copying files"},

@@ -1,4 +1,9 @@
 /* worker.c - one helper thread that runs one task at a time (see worker.h) */
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "worker.h"
 
 static void *worker_main(void *arg)
@@ -77,4 +82,11 @@ int worker_wait(worker_t *w)
     w->rc = 0;
     pthread_mutex_unlock(&w->lock);
     return rc;
+}
+
+void worker_lower_priority(void)
+{
+    struct sched_param sp = {0};
+    (void)!sched_setscheduler(0, SCHED_BATCH, &sp);
+    (void)!setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 }

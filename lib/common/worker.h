@@ -38,4 +38,12 @@ void worker_post(worker_t *w, worker_fn fn, void *arg);
 /* wait for the posted task; returns its value (0 if none was posted) */
 int worker_wait(worker_t *w);
 
+/* Put the calling thread at the lowest weight the scheduler has short of
+ * SCHED_IDLE (SCHED_BATCH, nice 19), for work that runs behind the
+ * application: it takes what the application leaves, yet still gets a
+ * slice within a few ms when busy ranks share its core, so a request to
+ * stop is answered at once (a SCHED_IDLE thread starves there until every
+ * rank of the core blocks).  Best effort. */
+void worker_lower_priority(void);
+
 #endif

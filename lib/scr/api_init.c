@@ -129,6 +129,7 @@ static int init_pool(scr_ctx_t *ctx, scr_error_t *err)
     filepool_sweep(ctx->pool);
     if (!config_get_int(ctx->cfg, "SCR_CACHE_REUSE", 1))
         filepool_free(&ctx->pool);
+    ctx->cache_defer = ctx->pool && config_get_int(ctx->cfg, "SCR_CACHE_DEFER", 1);
     return 0;
 }
 
@@ -518,8 +519,10 @@ int SCR_Finalize(void)
         crcbg_finish(ctx);
         finalize_flush(ctx);
         if (ctx->pool)
-            log_dbg(1, "wrote over %ld evicted files instead of new ones",
-                    filepool_reused(ctx->pool));
+            log_dbg(1,
+                    "wrote over %ld evicted files instead of new ones, deleted %ld "
+                    "in the background",
+                    filepool_reused(ctx->pool), filepool_drained_later(ctx->pool));
         filepool_free(&ctx->pool); /* what the last eviction kept */
         if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
             log_err("SCR_Finalize: %s", err.text);

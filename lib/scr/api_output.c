@@ -16,6 +16,7 @@
 #include "evlog.h"
 #include "fault.h"
 #include "filemap.h"
+#include "filepool.h"
 #include "flush.h"
 #include "pfs.h"
 #include "io.h"
@@ -330,10 +331,13 @@ static int out_protect(scr_ctx_t *ctx, int id, int all)
     return all;
 }
 
-/* keep a good dataset (older ones evicted) or drop a bad one */
+/* keep a good dataset (older ones evicted) or drop a bad one.  The files
+ * evicted when this output started had their chance to be written over:
+ * what is left of them is deleted behind the application (filepool.h). */
 static void out_keep(scr_ctx_t *ctx, int id, const char *name, const reddesc_t *rd,
                      int ok)
 {
+    filepool_drain_async(ctx->pool);
     if (ok) {
         cache_evict(ctx, &ctx->stores[rd->store], 0);
         return;

@@ -23,22 +23,43 @@ int cache_path_ok(const scr_ctx_t *ctx, const char *path)
     return 0;
 }
 
-/* keep what SCR writes itself, the same size checkpoint after checkpoint,
- * for the next such file to write over (filepool.h): partner copies
- * (another rank's files) and parity.  An application's own files are not
- * kept: it opens its next ones with O_TRUNC, which frees the pages anyway;
- * nor are memory checkpoints', whose sizes change from full to
- * differential ones: a small file cutting a kept large one frees its
- * pages all the same. */
+/* Evicted files go to the pool (filepool.h) instead of being unlinked.
+ * What SCR writes itself, the same size checkpoint after checkpoint
+ * (partner copies, parity), is kept for the next such file to write over.
+ * The rest (the application's files, memory checkpoints) is kept only to
+ * be deleted later: freeing their pages is most of what an eviction costs,
+ * and the pool's drain does it on a background thread once the next
+ * checkpoint completes.  Those take room until then, so only for a
+ * complete dataset, when the store can hold this node's share of it twice
+ * over. */
+typedef struct {
+    scr_ctx_t *ctx;
+    int defer; /* the application's files too */
+} cache_keep_t;
+
 static int cache_keep(void *arg, int rank, const char *path, const kvtree_t *meta)
 {
-    scr_ctx_t *ctx = arg;
+    cache_keep_t *k = arg;
     const char *type = kvtree_get_val(meta, "TYPE");
-    int ours = rank != ctx->rank ||
+    int ours = rank != k->ctx->rank ||
                (type && (!strcmp(type, FM_TYPE_XOR) || !strcmp(type, FM_TYPE_RS)));
     char tag[32];
-    snprintf(tag, sizeof(tag), "%d", ctx->rank);
-    return ours && filepool_put(ctx->pool, path, tag) == 0 ? 0 : -1;
+    snprintf(tag, sizeof(tag), "%d", k->ctx->rank);
+    return (ours || k->defer) && filepool_put(k->ctx->pool, path, tag) == 0 ? 0 : -1;
+}
+
+/* bytes of a dataset's files this process holds */
+static uint64_t cache_dset_bytes(scr_ctx_t *ctx, int id)
+{
+    uint64_t sum = 0, size;
+    kvtree_t *ranks = kvtree_getf(ctx->filemap, "DSET %d RANK", id);
+    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r)) {
+        kvtree_t *files = kvtree_get(kvtree_elem_tree(r), "FILE");
+        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f))
+            if (kvtree_util_get_u64(kvtree_elem_tree(f), "SIZE", &size) == 0)
+                sum += size;
+    }
+    return sum;
 }
 
 void cache_delete_dset(scr_ctx_t *ctx, int id)
@@ -47,10 +68,19 @@ void cache_delete_dset(scr_ctx_t *ctx, int id)
     const char *dir =
         kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
     char *safe = dir && cache_path_ok(ctx, dir) ? strdup(dir) : NULL;
+    cache_keep_t k = {ctx, 0};
+    /* an incomplete dataset (a failed one: the cache may be full) frees
+     * its room at once */
+    if (safe && ctx->cache_defer && cache_dset_complete(ctx, id)) {
+        uint64_t node = cache_dset_bytes(ctx, id) * (uint64_t)ctx->topo.local_size;
+        k.defer = filepool_can_hold(safe, 2 * node);
+    }
     int failed = filemap_delete_dset_files_keep(ctx->filemap, id, safe,
-                                                ctx->pool ? cache_keep : NULL, ctx);
+                                                ctx->pool ? cache_keep : NULL, &k);
     if (failed)
         log_warn("could not delete %d cached files of dataset %d", failed, id);
+    log_dbg(2, "dataset %d deleted%s", id,
+            k.defer ? "; its files are freed in the background" : "");
     free(safe);
     scr_error_t err;
     if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
@@ -133,9 +163,9 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
     MPI_Bcast(&nvictims, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
     /* the pool holds one eviction's files: what the last one left unused
-     * goes before this one adds its own */
+     * goes (in the background) before this one adds its own */
     if (nvictims > 0)
-        filepool_drain(ctx->pool);
+        filepool_drain_async(ctx->pool);
     for (int i = 0; i < nvictims; i++) {
         log_dbg(2, "evicting dataset %d from %s", victims[i], st->base);
         cache_delete_dset(ctx, victims[i]);

@@ -1,10 +1,7 @@
 /* crcbg.c - CRC32 of a SINGLE dataset's files after completion (see crcbg.h) */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +11,7 @@
 #include "filemap.h"
 #include "io.h"
 #include "log.h"
+#include "worker.h"
 
 enum { CRC_NOT_DONE = -1, CRC_FAILED = 0, CRC_DONE = 1 };
 
@@ -33,14 +31,7 @@ struct crcbg {
 static void *crcbg_run(void *arg)
 {
     struct crcbg *b = arg;
-    /* the lowest weight the scheduler has short of SCHED_IDLE: it takes
-     * what the application leaves, yet still gets a slice within a few ms
-     * when busy ranks share its core, so crcbg_stop is answered at once (a
-     * SCHED_IDLE thread starves there until every rank of the core blocks,
-     * and the stop would wait for that).  Best effort. */
-    struct sched_param sp = {0};
-    (void)!sched_setscheduler(0, SCHED_BATCH, &sp);
-    (void)!setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+    worker_lower_priority(); /* behind the application */
     for (int i = 0; i < b->n; i++) {
         scr_error_t err = {""};
         int rc =

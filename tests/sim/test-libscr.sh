@@ -14,8 +14,9 @@
 #  (f) SINGLE, whose CRC pass runs after SCR_Complete_output returns: killed
 #      before it lands (restart by sizes), a file changed after completion
 #      (reported, not vouched for, the restart falls back), SCR_CRC_ASYNC=0
-# and evicted partner copies and parity kept to write over (filepool.h): used
-# by the next ones, removed by the next run when a job dies with them
+# and evicted files kept (filepool.h): partner copies and parity written over
+# by the next ones, the application's deleted in the background once the next
+# checkpoint completes, all removed by the next run when a job dies with them
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1") scheme=$2
 out=$(mktemp -d)
@@ -41,9 +42,11 @@ if [ $redundant = 1 ]; then
 	check "$scheme (a): partner copies and parity wrote over evicted ones" \
 		has "$out/a1" "wrote over [1-9][0-9]* evicted files instead of new ones"
 else
-	check "$scheme (a): SINGLE keeps none of the application's files" \
+	check "$scheme (a): SINGLE writes over none of the application's files" \
 		has "$out/a1" "wrote over 0 evicted files instead of new ones"
 fi
+check "$scheme (a): evicted application files were deleted in the background" \
+	has "$out/a1" "evicted files instead of new ones, deleted [1-9][0-9]* in the background"
 check "$scheme (a): rerun restarts from cache at step 6" \
 	sim_run "$out/a2" "$ALL" "$ex" --steps 8 --files 3 --size $big --expect-restart 6
 check "$scheme (a): nothing needed rebuilding" has "$out/a2" "dataset 3 \(step.6\) ready, 0 ranks rebuilt"
@@ -106,10 +109,7 @@ rc=$?
 check "$scheme (e): the job died in checkpoint 6 (status $rc)" test $rc -ne 0 -a $rc -ne 124
 check "$scheme (e): checkpoint 4 had completed" has "$out/e1" "checkpoint step.4 complete"
 kept() { find "$("$simnode" shm "$sim_dir")" -path '*/scr.recycle/*' -type f | wc -l; }
-if [ $redundant = 1 ]; then
-	check "$scheme (e): the dead job left evicted files kept to write over ($(kept))" \
-		test "$(kept)" -gt 0
-fi
+check "$scheme (e): the dead job left evicted files kept ($(kept))" test "$(kept)" -gt 0
 check "$scheme (e): next run restarts from step 4" \
 	sim_run "$out/e2" "$ALL" "$ex" --steps 8 --size 300000 --expect-restart 4
 check "$scheme (e): and removed them ($(kept) left)" test "$(kept)" -eq 0

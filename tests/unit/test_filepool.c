@@ -1,6 +1,7 @@
 /* test_filepool.c - kept files are taken over by size, cut to the length
  * asked for, never through a link, and unlinked by drain and sweep */
 #include <dirent.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,92 @@ static void test_drain_sweep(filepool_t *p, const char *pool)
     filepool_sweep(p); /* gone already: nothing to do */
 }
 
+/* a file far larger than asked for is not cut (that frees its pages on
+ * the caller's time); the largest shorter one is taken instead */
+static void test_too_large(filepool_t *p)
+{
+    char big[300], small[300], dst[300];
+    size_t mib = (size_t)1 << 20;
+    snprintf(big, sizeof(big), "%s/big", top);
+    snprintf(small, sizeof(small), "%s/small", top);
+    snprintf(dst, sizeof(dst), "%s/parity", top);
+    filepool_drain(p);
+    mkfile(big, 4 * mib, 'B');
+    mkfile(small, mib - 10, 's');
+    filepool_put(p, big, "5");
+    filepool_put(p, small, "5");
+    int reused = 0;
+    scr_error_t err;
+    int fd = filepool_open(p, dst, mib, &reused, &err);
+    ok(fd >= 0 && reused && first_byte(dst) == 's' && fsize(dst) == (long)mib - 10,
+       "1 MiB asked, 4 MiB and 1 MiB - 10 kept: the shorter one, to grow");
+    close(fd);
+    unlink(dst);
+    fd = filepool_open(p, dst, mib, &reused, &err);
+    ok(fd >= 0 && !reused && fsize(dst) == 0, "with only the 4 MiB one left: a new file");
+    close(fd);
+    unlink(dst);
+    fd = filepool_open(p, dst, 3 * mib, &reused, &err);
+    ok(fd >= 0 && reused && first_byte(dst) == 'B' && fsize(dst) == 3 * (long)mib,
+       "3 MiB asked: the 4 MiB one, cut");
+    close(fd);
+    unlink(dst);
+}
+
+static int pool_files(const char *pool)
+{
+    int n = 0;
+    DIR *d = opendir(pool);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* the background drain unlinks every kept file; a second drain (or free)
+ * finishes what it has not reached */
+static void test_drain_async(filepool_t *p, const char *pool)
+{
+    char f[300];
+    filepool_drain(p);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 40; i++) {
+            snprintf(f, sizeof(f), "%s/d%d", top, i);
+            mkfile(f, 4096, 'd');
+            filepool_put(p, f, "6");
+        }
+        ok(filepool_count(p, NULL) == 40 && pool_files(pool) == 40, "40 files kept");
+        filepool_drain_async(p);
+        ok(filepool_count(p, NULL) == 0, "drain_async forgets them at once");
+        snprintf(f, sizeof(f), "%s/late", top);
+        mkfile(f, 4096, 'l');
+        filepool_put(p, f, "6");
+        ok(filepool_count(p, NULL) == 1, "a file kept meanwhile is kept");
+        if (round == 0)
+            filepool_drain(p); /* joins the thread, however far it got */
+        else
+            filepool_drain_async(p);
+        filepool_drain(p);
+        ok(pool_files(pool) == 0 && filepool_count(p, NULL) == 0,
+           "after a drain, none is left (%s)", round ? "two async" : "async, then sync");
+    }
+    filepool_drain_async(p); /* nothing kept: no thread */
+    ok(pool_files(pool) == 0, "drain_async of an empty pool");
+    ok(filepool_drained_later(p) == 81, "81 files counted as deleted in the background");
+}
+
+static void test_can_hold(void)
+{
+    ok(filepool_can_hold(top, 1), "a byte fits in %s", top);
+    ok(!filepool_can_hold(top, UINT64_MAX / 2), "8 EiB does not");
+    ok(!filepool_can_hold("/no/such/dir", 1), "a missing directory holds nothing");
+    if (access("/dev/shm", W_OK) == 0)
+        ok(!filepool_can_hold("/dev/shm", (uint64_t)1 << 60),
+           "nor does tmpfs hold more than memory");
+}
+
 int main(void)
 {
     snprintf(top, sizeof(top), "/tmp/test_filepool.%d", (int)getpid());
@@ -189,6 +276,9 @@ int main(void)
     test_drain_sweep(p, pool);
     mkdir(pool, 0700);
     test_swapped(p, pool);
+    test_too_large(p);
+    test_drain_async(p, pool);
+    test_can_hold();
     filepool_free(&p);
     ok(p == NULL, "filepool_free clears the pointer");
     char cmd[400];

@@ -64,6 +64,7 @@ static uint64_t cache_dset_bytes(scr_ctx_t *ctx, int id)
 
 void cache_delete_dset(scr_ctx_t *ctx, int id)
 {
+    double t0 = scr_now();
     crcbg_release(ctx, id); /* never delete files the CRC thread is reading */
     const char *dir =
         kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
@@ -79,12 +80,12 @@ void cache_delete_dset(scr_ctx_t *ctx, int id)
                                                 ctx->pool ? cache_keep : NULL, &k);
     if (failed)
         log_warn("could not delete %d cached files of dataset %d", failed, id);
-    log_dbg(2, "dataset %d deleted%s", id,
-            k.defer ? "; its files are freed in the background" : "");
     free(safe);
     scr_error_t err;
     if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
         log_err("%s", err.text);
+    log_dbg(2, "dataset %d deleted in %.3f s%s", id, scr_now() - t0,
+            k.defer ? "; its files are freed in the background" : "");
 }
 
 static int dset_in_store(const scr_ctx_t *ctx, int id, const store_t *st)
@@ -163,9 +164,15 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
     MPI_Bcast(&nvictims, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
     /* the pool holds one eviction's files: what the last one left unused
-     * goes (in the background) before this one adds its own */
-    if (nvictims > 0)
+     * goes (in the background) before this one adds its own.  After a
+     * checkpoint completes (room 0) that happened just before (out_keep):
+     * draining again would stop the batch just started and finish it here */
+    if (nvictims > 0 && room > 0) {
+        double t0 = scr_now();
         filepool_drain_async(ctx->pool);
+        log_dbg(2, "the pool's last batch finished and the next one started in %.3f s",
+                scr_now() - t0);
+    }
     for (int i = 0; i < nvictims; i++) {
         log_dbg(2, "evicting dataset %d from %s", victims[i], st->base);
         cache_delete_dset(ctx, victims[i]);

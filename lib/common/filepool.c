@@ -7,16 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include "filepool.h"
 #include "path.h"
 #include "worker.h"
-
-#define POOL_TMPFS_MAGIC 0x01021994 /* linux/magic.h */
 
 typedef struct {
     char *path; /* <root>/scr.recycle/<tag>.<n> */
@@ -157,14 +155,11 @@ static uint64_t pool_mem_available(void)
 
 int filepool_can_hold(const char *dir, uint64_t bytes)
 {
-    struct statvfs v;
     struct statfs f;
-    if (statvfs(dir, &v) < 0 || statfs(dir, &f) < 0)
-        return 0;
-    if ((uint64_t)v.f_bavail * v.f_frsize < bytes)
+    if (statfs(dir, &f) < 0 || (uint64_t)f.f_bavail * (uint64_t)f.f_frsize < bytes)
         return 0;
     /* tmpfs pages are the node's memory, which the application needs too */
-    return (unsigned long)f.f_type != POOL_TMPFS_MAGIC || pool_mem_available() >= bytes;
+    return (unsigned long)f.f_type != TMPFS_MAGIC || pool_mem_available() >= bytes;
 }
 
 void filepool_free(filepool_t **pool)

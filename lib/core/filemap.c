@@ -73,6 +73,15 @@ int filemap_count_user(const kvtree_t *fm, int id, int rank)
     return n;
 }
 
+uint64_t filemap_sum_sizes(const kvtree_t *files)
+{
+    uint64_t total = 0, size;
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
+        if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &size) == 0)
+            total += size;
+    return total;
+}
+
 /* remove empty directories below and including dir, never following links */
 static void rmdir_tree(const char *dir)
 {

@@ -18,6 +18,8 @@
 #ifndef SCR_FILEMAP_H
 #define SCR_FILEMAP_H
 
+#include <stdint.h>
+
 #include "error.h"
 #include "kvtree.h"
 
@@ -39,6 +41,9 @@ int filemap_list_dsets(const kvtree_t *fm, int *n, int **ids);
 void filemap_remove_dset(kvtree_t *fm, int id);
 /* count application files of rank in dataset id */
 int filemap_count_user(const kvtree_t *fm, int id, int rank);
+/* sum of SIZE over a list of files (path -> metadata), such as a rank's
+ * FILE subtree; entries without a SIZE count nothing */
+uint64_t filemap_sum_sizes(const kvtree_t *files);
 
 /* Delete every file of dataset id that lies under dir, then dir's empty
  * subdirectories and dir itself; the filemap entries go too.  Returns the

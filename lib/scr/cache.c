@@ -48,17 +48,13 @@ static int cache_keep(void *arg, int rank, const char *path, const kvtree_t *met
     return (ours || k->defer) && filepool_put(k->ctx->pool, path, tag) == 0 ? 0 : -1;
 }
 
-/* bytes of a dataset's files this process holds */
+/* bytes of a dataset's files this process holds (its own, partner copies) */
 static uint64_t cache_dset_bytes(scr_ctx_t *ctx, int id)
 {
-    uint64_t sum = 0, size;
+    uint64_t sum = 0;
     kvtree_t *ranks = kvtree_getf(ctx->filemap, "DSET %d RANK", id);
-    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r)) {
-        kvtree_t *files = kvtree_get(kvtree_elem_tree(r), "FILE");
-        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f))
-            if (kvtree_util_get_u64(kvtree_elem_tree(f), "SIZE", &size) == 0)
-                sum += size;
-    }
+    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r))
+        sum += filemap_sum_sizes(kvtree_get(kvtree_elem_tree(r), "FILE"));
     return sum;
 }
 

@@ -94,16 +94,6 @@ static kvtree_t *ec_current(int rank, const kvtree_t *list)
     return cur;
 }
 
-static uint64_t ec_logical_size(const kvtree_t *cur)
-{
-    uint64_t total = 0, size;
-    kvtree_t *files = kvtree_get(cur, "FILE");
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
-        if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &size) == 0)
-            total += size;
-    return total;
-}
-
 static kvtree_t *ec_header(const scr_ctx_t *ctx, const reddesc_t *rd, const ec_job_t *j,
                            const kvtree_t *dset)
 {
@@ -474,7 +464,8 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     kvtree_delete(&cur);
     uint64_t max = 0;
     for (int s = 0; s < j.n; s++) {
-        uint64_t size = ec_logical_size(kvtree_getf(j.metas, "%d", s));
+        uint64_t size =
+            filemap_sum_sizes(kvtree_get(kvtree_getf(j.metas, "%d", s), "FILE"));
         max = size > max ? size : max;
     }
     /* chunks in whole 8-byte words, as redundancy files have always been

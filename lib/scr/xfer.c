@@ -8,6 +8,7 @@
 
 #include "crcseg.h"
 #include "fault.h"
+#include "filemap.h"
 #include "filepool.h"
 #include "io.h"
 #include "kvtree_mpi.h"
@@ -106,16 +107,6 @@ static int xfer_verify(kvtree_t *recv, const xfer_open_t *o, const crcseg_t *got
         kvtree_util_set_crc32(meta, "CRC", crc);
     }
     return 0;
-}
-
-/* sum of SIZE over a list: both ends compute it from the same list */
-static uint64_t xfer_total(const kvtree_t *list)
-{
-    uint64_t total = 0, size;
-    for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e))
-        if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &size) == 0)
-            total += size;
-    return total;
 }
 
 typedef struct {
@@ -243,8 +234,9 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
         sok = errprintf(err, "out of memory") == 0;
     if (rok && crcseg_init(&rcrc, ro.n, ro.sizes, 0) < 0)
         rok = errprintf(err, "out of memory") == 0;
-    uint64_t stotal = dest == MPI_PROC_NULL ? 0 : xfer_total(send);
-    uint64_t rtotal = src == MPI_PROC_NULL ? 0 : xfer_total(recv);
+    /* both ends compute a total from the same list */
+    uint64_t stotal = dest == MPI_PROC_NULL ? 0 : filemap_sum_sizes(send);
+    uint64_t rtotal = src == MPI_PROC_NULL ? 0 : filemap_sum_sizes(recv);
     xfer_side_t sx = {comm, dest, &so, stotal, &sok, &scrc, {0}, {0}, NULL, -1};
     xfer_side_t rx = {comm, src, &ro, rtotal, &rok, &rcrc, {0}, {0}, opt->stage, -1};
     MPI_Comm_rank(MPI_COMM_WORLD, &rx.rank);

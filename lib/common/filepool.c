@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,20 +31,29 @@ struct filepool {
     long reused, later;
     char **roots;
     int nroots;
-    /* filepool_drain_async: the files its thread unlinks, dying[0..dead)
-     * done; only the application's thread starts and joins it */
+    /* filepool_drain_async: files on their way out, oldest first, each
+     * with its batch; dying[head..n) are left (under lock).  The thread
+     * runs while bg_running; only the application's thread starts and
+     * joins it. */
     pthread_t bg;
-    int bg_on;
+    int bg_on, bg_running;
     atomic_int bg_stop;
-    char **dying;
-    int ndying, dead;
+    struct {
+        char *path;
+        long batch;
+    } * dying;
+    int head, ndying, capdying;
+    long batch; /* of the newest drain_async */
+    int (*unlink_fn)(const char *path);
 };
 
 filepool_t *filepool_new(void)
 {
     filepool_t *p = calloc(1, sizeof(*p));
-    if (p)
+    if (p) {
         pthread_mutex_init(&p->lock, NULL);
+        p->unlink_fn = unlink;
+    }
     return p;
 }
 
@@ -73,41 +83,65 @@ static int pool_root_of(const filepool_t *p, const char *path)
     return best;
 }
 
+/* the next file on its way out, or NULL (under lock) */
+static char *pool_dying_pop(filepool_t *p, long older_than)
+{
+    if (p->head == p->ndying || p->dying[p->head].batch >= older_than)
+        return NULL;
+    char *path = p->dying[p->head++].path;
+    if (p->head == p->ndying)
+        p->head = p->ndying = 0;
+    return path;
+}
+
 static void *pool_bg_main(void *arg)
 {
     filepool_t *p = arg;
     worker_lower_priority(); /* the application computes meanwhile */
-    int i = 0;
-    while (i < p->ndying && !atomic_load(&p->bg_stop))
-        (void)unlink(p->dying[i++]);
-    p->dead = i;
+    pthread_mutex_lock(&p->lock);
+    char *path;
+    while (!atomic_load(&p->bg_stop) && (path = pool_dying_pop(p, LONG_MAX))) {
+        pthread_mutex_unlock(&p->lock);
+        (void)p->unlink_fn(path);
+        free(path);
+        pthread_mutex_lock(&p->lock);
+    }
+    p->bg_running = 0;
+    pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
-/* finish the background drain: stop its thread (it ends the file it is
- * on) and unlink here what it did not reach */
-static void pool_bg_join(filepool_t *p)
+/* unlink here what is on its way out from batches older than batch */
+static void pool_dying_finish(filepool_t *p, long batch)
+{
+    char *path;
+    pthread_mutex_lock(&p->lock);
+    while ((path = pool_dying_pop(p, batch))) {
+        pthread_mutex_unlock(&p->lock);
+        (void)p->unlink_fn(path);
+        free(path);
+        pthread_mutex_lock(&p->lock);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* stop the thread (it ends the file it is on) */
+static void pool_bg_stop(filepool_t *p)
 {
     if (p->bg_on) {
         atomic_store(&p->bg_stop, 1);
         pthread_join(p->bg, NULL);
+        atomic_store(&p->bg_stop, 0);
         p->bg_on = 0;
     }
-    for (int i = 0; i < p->ndying; i++) {
-        if (i >= p->dead)
-            (void)unlink(p->dying[i]);
-        free(p->dying[i]);
-    }
-    free(p->dying);
-    p->dying = NULL;
-    p->ndying = p->dead = 0;
 }
 
 void filepool_drain(filepool_t *p)
 {
     if (!p)
         return;
-    pool_bg_join(p);
+    pool_bg_stop(p);
+    pool_dying_finish(p, LONG_MAX);
     pthread_mutex_lock(&p->lock);
     while (p->n > 0) {
         (void)unlink(p->files[p->n - 1].path);
@@ -116,26 +150,60 @@ void filepool_drain(filepool_t *p)
     pthread_mutex_unlock(&p->lock);
 }
 
+/* the kept files join the queue as batch p->batch (under lock); -1 when
+ * out of memory */
+static int pool_queue_kept(filepool_t *p)
+{
+    if (p->head > 0) {
+        p->ndying -= p->head;
+        memmove(p->dying, p->dying + p->head, sizeof(*p->dying) * (size_t)p->ndying);
+        p->head = 0;
+    }
+    if (p->ndying + p->n > p->capdying) {
+        int cap = (p->ndying + p->n) * 2;
+        void *d = realloc(p->dying, sizeof(*p->dying) * (size_t)cap);
+        if (!d)
+            return -1;
+        p->dying = d;
+        p->capdying = cap;
+    }
+    while (p->n > 0) {
+        p->dying[p->ndying].path = p->files[p->n - 1].path;
+        p->dying[p->ndying++].batch = p->batch;
+        p->files[--p->n].path = NULL;
+        p->later++;
+    }
+    return 0;
+}
+
+void filepool_set_unlink(filepool_t *p, int (*fn)(const char *path))
+{
+    p->unlink_fn = fn ? fn : unlink;
+}
+
 void filepool_drain_async(filepool_t *p)
 {
     if (!p)
         return;
-    pool_bg_join(p);
+    /* at most two batches on their way out: a thread that fell behind
+     * (the application left it no CPU) is caught up here */
+    pool_dying_finish(p, p->batch);
     pthread_mutex_lock(&p->lock);
-    char **dying = p->n ? malloc(sizeof(*dying) * (size_t)p->n) : NULL;
-    int n = 0;
-    while (dying && p->n > 0) {
-        dying[n++] = p->files[p->n - 1].path;
-        p->files[--p->n].path = NULL;
-    }
+    p->batch++;
+    int ok = pool_queue_kept(p) == 0;
+    int start = ok && !p->bg_running && p->head < p->ndying;
+    p->bg_running |= start;
     pthread_mutex_unlock(&p->lock);
-    p->dying = dying;
-    p->ndying = n;
-    p->later += n;
-    p->dead = 0;
-    atomic_store(&p->bg_stop, 0);
-    p->bg_on = n > 0 && pthread_create(&p->bg, NULL, pool_bg_main, p) == 0;
-    if (!p->bg_on)
+    if (start) {
+        pool_bg_stop(p); /* a thread that found nothing left: gone or going */
+        p->bg_on = pthread_create(&p->bg, NULL, pool_bg_main, p) == 0;
+        if (!p->bg_on) {
+            pthread_mutex_lock(&p->lock);
+            p->bg_running = 0;
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+    if (!ok || (start && !p->bg_on))
         filepool_drain(p); /* no thread (or no memory): here, as before */
 }
 
@@ -172,6 +240,7 @@ void filepool_free(filepool_t **pool)
     free((*pool)->roots);
     pthread_mutex_destroy(&(*pool)->lock);
     free((*pool)->files);
+    free((*pool)->dying);
     free(*pool);
     *pool = NULL;
 }

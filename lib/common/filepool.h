@@ -11,10 +11,10 @@
  * thread (filepool_drain_async) while the application computes, so the
  * freeing is off the application's path either way.
  *
- * The pool never holds more than one eviction's files plus one batch on its
- * way out: the next eviction finishes the batch and hands what the last one
- * left to a new one before adding its own.  Files in the pool belong to no
- * dataset; a crashed process's leftovers are removed by filepool_sweep at
+ * The pool never holds more than one eviction's files plus two batches on
+ * their way out: each eviction hands what the last one left to the thread
+ * before adding its own, and finishes the batch before last itself.  Files in the pool
+ * belong to no dataset; a crashed process's leftovers are removed by filepool_sweep at
  * the next SCR_Init, and the epilog removes the whole store.
  *
  * Thread safe for filepool_put/open/count: the background redundancy encode
@@ -59,11 +59,16 @@ void filepool_drain(filepool_t *pool);
 
 /* Unlink every kept file on a low-weight thread (worker_lower_priority)
  * and return at once: freeing a large file's pages takes milliseconds of
- * CPU the application need not wait for.  A background drain still running
- * is finished first, here, so at most one batch is ever on its way out.
- * filepool_drain and filepool_free finish it too.  Call drain, drain_async
- * and free from one thread (the application's). */
+ * CPU the application need not wait for.  The files join those still on
+ * their way out, and the call never waits for the thread; but what is left
+ * of the batch before last is unlinked here first, so at most two batches
+ * are ever on their way out, however little CPU the thread gets.
+ * filepool_drain and filepool_free finish them all.  Call drain,
+ * drain_async and free from one thread (the application's). */
 void filepool_drain_async(filepool_t *pool);
+
+/* for tests: what unlinks a file on its way out (NULL: unlink) */
+void filepool_set_unlink(filepool_t *pool, int (*fn)(const char *path));
 
 /* Can the file system holding dir hold bytes more than it does now, and
  * if it is tmpfs, the node's memory too?  For files whose deletion would

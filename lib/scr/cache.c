@@ -161,8 +161,8 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
     MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
     /* the pool holds one eviction's files: what the last one left unused
      * goes (in the background) before this one adds its own.  After a
-     * checkpoint completes (room 0) that happened just before (out_keep):
-     * draining again would stop the batch just started and finish it here */
+     * checkpoint completes (room 0) that happened just before (out_keep),
+     * and what this eviction adds is for the next checkpoint to write over */
     if (nvictims > 0 && room > 0) {
         double t0 = scr_now();
         filepool_drain_async(ctx->pool);

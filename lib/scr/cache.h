@@ -19,7 +19,8 @@ void cache_delete_dset(scr_ctx_t *ctx, int id);
  * checkpoint: when making room for a new dataset (room 1), a crash while
  * the new one is written must leave something to restart from.
  * After a checkpoint completes, room 0 trims the store back to COUNT (the
- * caller drains the file pool first: filepool_drain_async). */
+ * caller hands the file pool to its thread first: filepool_drain_async),
+ * and what it evicts stays in the pool for the next checkpoint. */
 void cache_evict(scr_ctx_t *ctx, const store_t *st, int room);
 /* the newest complete checkpoint in cache with id < below (-1: none),
  * skipping datasets whose restart failed */

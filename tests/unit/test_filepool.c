@@ -1,6 +1,7 @@
 /* test_filepool.c - kept files are taken over by size, cut to the length
  * asked for, never through a link, and unlinked by drain and sweep */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -253,6 +254,74 @@ static void test_drain_async(filepool_t *p, const char *pool)
     ok(filepool_drained_later(p) == 81, "81 files counted as deleted in the background");
 }
 
+/* the background thread's unlink waits while held: the test decides how
+ * far it gets */
+static pthread_t main_thread;
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cond = PTHREAD_COND_INITIALIZER;
+static int holding, held;
+
+static int held_unlink(const char *path)
+{
+    if (!pthread_equal(pthread_self(), main_thread)) {
+        pthread_mutex_lock(&hold_lock);
+        held++;
+        pthread_cond_broadcast(&hold_cond);
+        while (holding)
+            pthread_cond_wait(&hold_cond, &hold_lock);
+        pthread_mutex_unlock(&hold_lock);
+    }
+    return unlink(path);
+}
+
+static int count_prefix(const char *pool, const char *prefix)
+{
+    int n = 0;
+    DIR *d = opendir(pool);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* drain_async never waits for the thread, but never lets more than two
+ * batches be on their way out: the third call finishes the first */
+static void test_drain_async_bound(filepool_t *p, const char *pool)
+{
+    static const char *tag[3] = {"first", "second", "third"};
+    char f[300];
+    main_thread = pthread_self();
+    filepool_set_unlink(p, held_unlink);
+    holding = 1;
+    for (int batch = 0; batch < 3; batch++) {
+        for (int i = 0; i < 3; i++) {
+            snprintf(f, sizeof(f), "%s/b%d.%d", top, batch, i);
+            mkfile(f, 4096, 'b');
+            filepool_put(p, f, tag[batch]);
+        }
+        filepool_drain_async(p); /* with the thread held, a wait hangs */
+        if (batch == 0) {        /* the thread holds its first file */
+            pthread_mutex_lock(&hold_lock);
+            while (!held)
+                pthread_cond_wait(&hold_cond, &hold_lock);
+            pthread_mutex_unlock(&hold_lock);
+        }
+    }
+    ok(count_prefix(pool, "first.") == 1,
+       "the third drain_async unlinked the first batch but the file the thread holds");
+    ok(count_prefix(pool, "second.") == 3 && count_prefix(pool, "third.") == 3,
+       "the second and third batches are left to the thread");
+    pthread_mutex_lock(&hold_lock);
+    holding = 0;
+    pthread_cond_broadcast(&hold_cond);
+    pthread_mutex_unlock(&hold_lock);
+    filepool_drain(p);
+    ok(pool_files(pool) == 0, "a drain after three leaves none");
+    filepool_set_unlink(p, NULL);
+}
+
 static void test_can_hold(void)
 {
     ok(filepool_can_hold(top, 1), "a byte fits in %s", top);
@@ -278,6 +347,7 @@ int main(void)
     test_swapped(p, pool);
     test_too_large(p);
     test_drain_async(p, pool);
+    test_drain_async_bound(p, pool);
     test_can_hold();
     filepool_free(&p);
     ok(p == NULL, "filepool_free clears the pointer");

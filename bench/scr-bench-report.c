@@ -159,6 +159,12 @@ static const struct {
     {"mem.dcp", "dcp_d0_over_full", "<=", 0.1, "DCP 0% changed <= 0.1x full"},
     {"mem.dcp", "dcp_d10_over_full", "<=", 0.25, "DCP 10% changed <= 0.25x full"},
     {"mem.dcp", "dcp_d100_over_full", "<=", 1.1, "DCP 100% changed <= 1.1x full"},
+    {"mem.dcptrack", "dcp_d0_over_full", "<=", 0.1,
+     "DCP 0% (SCR_DCP_TRACK) <= 0.1x full"},
+    {"mem.dcptrack", "dcp_d10_over_full", "<=", 0.25,
+     "DCP 10% (SCR_DCP_TRACK) <= 0.25x full"},
+    {"mem.dcptrack", "dcp_d100_over_full", "<=", 1.1,
+     "DCP 100% (SCR_DCP_TRACK) <= 1.1x full"},
     {"mem.flush", "prefix_d10_over_full", "<=", 0.15, "DCP 10% flush <= 0.15x bytes"},
     {"mem.hash", "xxh3_128_gbps", ">=", 5.0, "XXH3-128 >= 5 GB/s on one core"},
 };
@@ -174,6 +180,8 @@ static const struct {
     {"ckpt", "SINGLE", "crc_background", "SINGLE CRC pass after Complete (s)"},
     {"fetch", "XOR4", "fetch_total_bw_over_cp", "XOR fetch + re-protect vs cp"},
     {"mem.dcp", NULL, "dcp_d0_floor_over_full", "DCP (hash + empty output) / full"},
+    {"mem.dcp", NULL, "dcp_write_every_page", "DCP: write every page after a ckpt (s)"},
+    {"mem.dcptrack", NULL, "dcp_write_every_page", "DCP_TRACK: the same, faulting (s)"},
     {"mem.flush", NULL, "flush_d10_over_full", "DCP 10% flush seconds / full"},
     {"mem.hash", NULL, "xxh3_128_64k_gbps", "XXH3-128 in 64 KiB blocks (GB/s)"},
 };

@@ -17,6 +17,11 @@
  *          what no differential checkpoint avoids, per repetition: every
  *          rank hashing all its blocks at once, and an empty dataset
  *          (SCR_Start_output to SCR_Complete_output, no bytes).
+ *          Last, what the time step pays: one write to every page of
+ *          every variable right after a checkpoint.
+ *   dcptrack  the same with SCR_DCP_TRACK=1: the kernel says which pages
+ *          were written, so only their blocks are hashed; the first write
+ *          to a page after a checkpoint takes a minor fault instead.
  *   flush  SCR_DCP=1, SCR_DCP_FULL_EVERY=2, SCR_FLUSH=1.  Per repetition a
  *          full checkpoint, then one after 10 % of the blocks changed, each
  *          flushed as it completes.  Rank 0 sums the sizes of the files in
@@ -27,13 +32,13 @@
  *          64 KiB at a time (a differential checkpoint's way); memcpy beside
  *          it (target >= 5 GB/s).
  *
- * The program sets SCR_DCP, SCR_DCP_BLOCK, SCR_DCP_FULL_EVERY and SCR_FLUSH
- * itself with SCR_Config before SCR_Init, and stops when the environment
+ * The program sets SCR_DCP, SCR_DCP_BLOCK, SCR_DCP_FULL_EVERY, SCR_DCP_TRACK
+ * and SCR_FLUSH itself with SCR_Config before SCR_Init, and stops when the environment
  * overrides them.  Times are the slowest rank's, each after a barrier; ckpt
  * and dcp begin with an untimed round.  Rank 0 appends one JSON line of raw samples
  * per metric to --json (phase "mem.<phase>") and prints a table.
  *
- *   scr-mem --phase ckpt|dcp|flush|hash [--bytes N] [--vars V] [--block N]
+ *   scr-mem --phase ckpt|dcp|dcptrack|flush|hash [--bytes N] [--vars V] [--block N]
  *           [--reps R] [--json FILE] [--scheme NAME] [--label TEXT]
  *           [--compute-ms MS]
  *
@@ -64,7 +69,7 @@
 #define MAXVARS 1024
 
 static struct {
-    int rank, ranks, reps, nvars, compute_ms;
+    int rank, ranks, reps, nvars, compute_ms, track;
     long long bytes, block;
     const char *phase, *scheme, *label, *json;
     char *var[MAXVARS];
@@ -306,6 +311,7 @@ static void where_init(void)
 static void configure(int dcp, int every, int flush)
 {
     SCR_Configf("SCR_DCP=%d", dcp);
+    SCR_Configf("SCR_DCP_TRACK=%d", m.track);
     SCR_Configf("SCR_DCP_BLOCK=%lld", m.block);
     SCR_Configf("SCR_DCP_FULL_EVERY=%d", every);
     SCR_Configf("SCR_FLUSH=%d", flush);
@@ -328,6 +334,7 @@ static void check(const char *key, long long want)
 static void checks(int dcp, int every, int flush)
 {
     check("SCR_DCP", dcp);
+    check("SCR_DCP_TRACK", m.track);
     check("SCR_DCP_BLOCK", m.block);
     check("SCR_DCP_FULL_EVERY", every);
     check("SCR_FLUSH", flush);
@@ -379,6 +386,18 @@ static double hash_all(void)
     return bench_slowest(bench_now() - t0);
 }
 
+/* one write to every page of every variable (slowest rank) */
+static double write_pages(void)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    for (int i = 0; i < m.nvars; i++)
+        for (size_t off = 0; off < m.size[i]; off += pg)
+            m.var[i][off]++;
+    return bench_slowest(bench_now() - t0);
+}
+
 /* differential checkpoints: full, then 0 %, 10 %, 100 % changed; then the
  * floor under the 0 % one: hashing every block plus an empty output */
 static void phase_dcp(void)
@@ -413,6 +432,13 @@ static void phase_dcp(void)
         te[r] = file_ckpt(name, 0);
         th[r] = hash_all();
         low[r] = (te[r] + th[r]) / t[0][r];
+    }
+    /* the time step's side: a page's first write after a checkpoint */
+    double tw[MAXREPS];
+    for (int r = 0; r < m.reps; r++) {
+        snprintf(name, sizeof(name), "dcp.pages.%d", r);
+        mem_ckpt(name);
+        tw[r] = write_pages();
     }
     SCR_Finalize();
     int nb = 0;
@@ -449,7 +475,9 @@ static void phase_dcp(void)
     emit("dcp_hash_all", th, m.reps, "s");
     emit("dcp_empty_output", te, m.reps, "s");
     emit("dcp_d0_floor_over_full", low, m.reps, "x");
-    show_head("differential checkpoints (SCR_DCP=1)");
+    emit("dcp_write_every_page", tw, m.reps, "s");
+    show_head(m.track ? "differential checkpoints (SCR_DCP=1, SCR_DCP_TRACK=1)"
+                      : "differential checkpoints (SCR_DCP=1)");
     static const double bound[4] = {0, 0.1, 0.25, 1.1};
     for (int k = 0; k < 4; k++) {
         char what[64];
@@ -467,6 +495,7 @@ static void phase_dcp(void)
     show("hash every block, all ranks", th, m.reps, "s", NULL, 0);
     show("empty output dataset", te, m.reps, "s", NULL, 0);
     show("(hash + empty) / full", low, m.reps, "x", NULL, 0);
+    show("write every page after a ckpt", tw, m.reps, "s", NULL, 0);
 }
 
 /* flushed: full, then 10 % changed; what each put on the prefix */
@@ -615,6 +644,8 @@ int main(int argc, char **argv)
         run = phase_ckpt;
     else if (!strcmp(m.phase, "dcp"))
         run = phase_dcp, dcp = 1, every = 4;
+    else if (!strcmp(m.phase, "dcptrack"))
+        run = phase_dcp, dcp = 1, every = 4, m.track = 1;
     else if (!strcmp(m.phase, "flush"))
         run = phase_flush, dcp = 1, every = 2, flush = 1;
     else if (!strcmp(m.phase, "hash")) {
@@ -622,7 +653,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     } else
-        die("--phase must be ckpt, dcp, flush or hash");
+        die("--phase must be ckpt, dcp, dcptrack, flush or hash");
     configure(dcp, every, flush);
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");

@@ -111,6 +111,9 @@ static const param_info_t table[] = {
      "bytes per block that differential checkpoints hash"},
     {"SCR_DCP_FULL_EVERY", "10", 0, NULL,
      "every Nth memory checkpoint is written in full (bounds the differential chain)"},
+    {"SCR_DCP_TRACK", "0", 0, NULL,
+     "1: differential checkpoints hash only the blocks whose pages the kernel saw "
+     "written (Linux 6.7+); not for buffers written by RDMA or devices"},
     {"SCR_MEM_TAG", NULL, 0, NULL,
      "names the program in memory checkpoint files, so a restart refuses another "
      "program's (default: the executable's name)"},

@@ -29,6 +29,7 @@
 #include "io.h"
 #include "log.h"
 #include "mem.h"
+#include "mem_track.h"
 #include "scr_mem.h"
 #include "units.h"
 
@@ -62,6 +63,9 @@ void mem_free(scr_ctx_t *ctx)
         return;
     writer_reset(&ctx->mem->w);
     ftiff_layout_free(&ctx->mem->layout);
+    for (int i = 0; i < ctx->mem->nvars; i++)
+        mem_track_reset(&ctx->mem->vars[i]);
+    mem_track_free(ctx->mem);
     free(ctx->mem->vars);
     free(ctx->mem);
     ctx->mem = NULL;
@@ -99,8 +103,15 @@ int SCR_Protect(int id, void *ptr, int64_t count, size_t elem_size)
             return log_err("SCR_Protect: out of memory"), SCR_FAILURE;
         m->vars = v;
         i = m->nvars++;
+        m->vars[i] = (mem_var_t){.id = id};
     }
-    m->vars[i] = (mem_var_t){id, ptr, (int64_t)count * (int64_t)elem_size};
+    mem_var_t *v = &m->vars[i];
+    int64_t size = (int64_t)count * (int64_t)elem_size;
+    /* FTI programs protect the same buffer again every step: not a change */
+    if (v->ptr != ptr || v->size != size)
+        mem_track_reset(v);
+    v->ptr = ptr;
+    v->size = size;
     return SCR_SUCCESS;
 }
 
@@ -113,6 +124,7 @@ int SCR_Unprotect(int id)
                 i < 0 ? "is not protected" : "is in an open SCR_Checkpoint_begin");
         return SCR_FAILURE;
     }
+    mem_track_reset(&m->vars[i]);
     memmove(&m->vars[i], &m->vars[i + 1], sizeof(mem_var_t) * (size_t)(m->nvars - i - 1));
     m->nvars--;
     return SCR_SUCCESS;
@@ -203,17 +215,24 @@ static int chunk_write_full(mem_writer_t *w, const char *src, ftiff_chunk_t *c)
     return rc;
 }
 
-/* a differential file: an unchanged chunk stays in the base */
-static int chunk_write_diff(mem_writer_t *w, const char *src, ftiff_chunk_t *c)
+/* a differential file: an unchanged chunk stays in the base.  A chunk
+ * whose pages nobody wrote (mem_track.h) keeps its hash unread. */
+static int chunk_write_diff(mem_writer_t *w, const mem_var_t *v, ftiff_chunk_t *c)
 {
-    ftiff_hash_t h;
-    ftiff_hash(src, (size_t)c->chunksize, &h);
+    const char *src = (const char *)v->ptr + c->dptr;
+    ftiff_hash_t h = c->hash;
+    w->chunks++;
+    if (mem_track_changed(v, c->dptr, c->chunksize)) {
+        ftiff_hash(src, (size_t)c->chunksize, &h);
+        w->hashed++;
+    }
     int same = memcmp(&h, &c->hash, sizeof(h)) == 0;
     c->hash = h;
     c->hascontent = !same;
     c->fptr = same ? 0 : w->data_end;
     if (same)
         return 0;
+    w->written++;
     w->data_end += c->chunksize;
     return io_pwrite_full(w->fd, src, (size_t)c->chunksize, (off_t)c->fptr);
 }
@@ -224,13 +243,14 @@ static int writer_add(struct mem_state *m, int i, scr_error_t *err)
     mem_writer_t *w = &m->w;
     int diff = (w->meta.flags & FTIFF_FLAG_DIFF) != 0;
     const mem_var_t *v = &m->vars[i];
+    mem_track_take(scr_ctx(), m, i);
     for (int b = 0; b < w->work.nblocks; b++)
         for (int k = 0; k < w->work.blocks[b].numvars; k++) {
             ftiff_chunk_t *c = &w->work.blocks[b].vars[k];
             if (c->id != v->id || c->chunksize == 0)
                 continue;
             const char *src = (const char *)v->ptr + c->dptr;
-            int rc = diff ? chunk_write_diff(w, src, c) : chunk_write_full(w, src, c);
+            int rc = diff ? chunk_write_diff(w, v, c) : chunk_write_full(w, src, c);
             if (rc < 0) {
                 w->ok = 0;
                 return errprintf(err, "%s: write: %s", w->path, strerror(errno));
@@ -390,7 +410,12 @@ int SCR_Checkpoint_end(void)
         log_err("SCR_Checkpoint_end: %s", err.text);
     int id = ctx->out.id;
     fault_point("mem.sealed", ctx->rank); /* the file whole, the dataset not */
+    if (m->w.meta.flags & FTIFF_FLAG_DIFF)
+        log_dbg(2, "differential checkpoint %d: %lld chunks, %lld hashed, %lld written",
+                id, (long long)m->w.chunks, (long long)m->w.hashed,
+                (long long)m->w.written);
     int rc = scr_output_complete(ctx, m->w.ok, m->w.flush);
+    mem_track_settle(m, rc == SCR_SUCCESS);
     if (rc == SCR_SUCCESS)
         ckpt_commit(m, id);
     writer_reset(&m->w);

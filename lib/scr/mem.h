@@ -18,6 +18,11 @@ typedef struct {
     int32_t id;
     void *ptr;
     int64_t size; /* bytes */
+    /* SCR_DCP_TRACK (mem_track.h): 1 tracked, 0 not yet, -1 cannot be */
+    int track;
+    uintptr_t first; /* its first page */
+    size_t page, npages;
+    uint64_t *pending, *taken; /* page bitmaps */
 } mem_var_t;
 
 /* a checkpoint file being written (SCR_Checkpoint_begin .. _end) */
@@ -29,8 +34,9 @@ typedef struct {
     char path[SCR_PATH_MAX * 2];
     ftiff_layout_t work; /* the layout being written, new hashes */
     ftiff_meta_t meta;
-    int64_t data_end; /* differential: where the next chunk goes */
-    int *added;       /* per protected variable: already written */
+    int64_t data_end;                /* differential: where the next chunk goes */
+    int *added;                      /* per protected variable: already written */
+    int64_t chunks, hashed, written; /* differential: chunks seen, hashed, written */
 } mem_writer_t;
 
 struct mem_state {
@@ -42,6 +48,8 @@ struct mem_state {
     int prev_id;  /* its dataset, -1 none */
     int prev_seq; /* its place in the differential chain (0: full) */
     mem_writer_t w;
+    struct wtrack *wt; /* SCR_DCP_TRACK: the kernel's written pages */
+    int wt_state;      /* 0 not tried, 1 open, -1 unavailable */
 };
 
 /* how one checkpoint is taken */

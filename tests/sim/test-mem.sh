@@ -17,6 +17,10 @@
 #      sealed, before and after redundancy, flushed but not indexed), then a
 #      node lost too: the rerun recovers the previous checkpoint (or this
 #      one, once it is complete), every byte right
+#  (h) differential checkpoints that ask the kernel which pages were written
+#      (SCR_DCP_TRACK=1): they hash only those blocks; a checkpoint that
+#      fails (ENOSPC) hands its pages on to the next one; a lost node,
+#      every byte right; buffers that move and resize every step
 source "$(dirname "$0")/lib.sh"
 mt=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
@@ -189,5 +193,43 @@ for c in mem.begin:5:4 mem.var:19:4 mem.var:23:4 mem.meta:5:4 mem.sealed:5:4 \
 		--expect-recover "$expect"
 	check "kill (g) at $point#$hit: every byte" has "$out/g2" "recovered step $expect: every byte verified"
 done
+fi
+
+# ---- (h) write tracking ----
+if want h; then
+# checkpoint 4 (four variables each: the step, three arrays) fails on
+# rank 2: the write after its second variable hits ENOSPC
+SIM_ENV=("${base_env[@]}" -x SCR_COPY_TYPE=XOR -x SCR_DCP=1 -x SCR_DCP_BLOCK=4096
+	-x SCR_DCP_TRACK=1 -x SCR_DEBUG=2)
+sim_setup 5
+SIM_ENV+=(-x SCR_FAULT="mem.var#14@2:enospc")
+sim_run "$out/h1" "$ALL" "$mt" --steps 6 --change 10 --size 2000000 --may-fail >/dev/null
+check "track (h): checkpoint 4 failed (ENOSPC on rank 2), the run went on" \
+	has "$out/h1" "checkpoint step 4 failed, going on"
+check "track (h): and checkpointed steps 5 and 6" has "$out/h1" "checkpoint step 6 complete"
+# rank 0: "differential checkpoint ID: CHUNKS chunks, HASHED hashed, WRITTEN
+# written".  Without tracking every chunk is hashed; 4 KiB chunks of
+# buffers that are not page aligned share pages, so about three chunks are
+# hashed per one written (checkpoint 5 carries two steps' changes).
+check "track (h): differential checkpoints hashed under half of the chunks" \
+	awk '/rank 0 .*differential checkpoint [0-46-9]: / { n++; if ($(NF-3) >= $(NF-5) / 2) bad++ }
+		END { exit !(n >= 4 && !bad) }' "$out/h1"
+check "track (h): the failed checkpoint's pages were hashed again by the next one" \
+	awk '/rank 0 .*differential checkpoint 4: / { four = $(NF-3) }
+		/rank 0 .*differential checkpoint 5: / { five = $(NF-3) }
+		END { exit !(four > 0 && five > four) }' "$out/h1"
+unset 'SIM_ENV[${#SIM_ENV[@]}-1]' 'SIM_ENV[${#SIM_ENV[@]}-1]'
+lose node3
+check "track (h): node3 lost: recovers step 6, built on the failed step's pages" \
+	sim_run "$out/h2" "$SURV" "$mt" --steps 8 --change 10 --size 2000000 --expect-recover 6
+check "track (h): every byte" has "$out/h2" "recovered step 6: every byte verified"
+sim_setup 5
+check "track (h): buffers that move and resize every step" \
+	sim_run "$out/h3" "$ALL" "$mt" --steps 6 --change 10 --grow --size 300000
+lose node2
+check "track (h): node2 lost: recovers step 6" \
+	sim_run "$out/h4" node1:2,node3:2,node4:2,node5:2 "$mt" --steps 7 --change 10 --grow \
+	--size 300000 --expect-recover 6
+check "track (h): every byte" has "$out/h4" "recovered step 6: every byte verified"
 fi
 finish

@@ -88,7 +88,8 @@ static void state_step(var_t *v, int s)
             x->id = ids[k];
         }
         int64_t old = x->bytes;
-        x->buf = realloc(x->buf, (size_t)bytes[k] + 8);
+        if (!x->buf || bytes[k] != old) /* the same size stays put, even under ASan */
+            x->buf = realloc(x->buf, (size_t)bytes[k] + 8);
         x->bytes = bytes[k];
         for (int64_t j = old / 8; j < x->bytes / 8; j++)
             x->buf[j] = mix((uint64_t)x->id, (uint64_t)j, (uint64_t)s);

@@ -160,19 +160,22 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
     MPI_Bcast(&nvictims, 1, MPI_INT, 0, ctx->comm);
     MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
     /* the pool holds one eviction's files: what the last one left unused
-     * goes (in the background) before this one adds its own.  After a
-     * checkpoint completes (room 0) that happened just before (out_keep),
-     * and what this eviction adds is for the next checkpoint to write over */
+     * goes (in the background) before this one adds its own */
     if (nvictims > 0 && room > 0) {
         double t0 = scr_now();
         filepool_drain_async(ctx->pool);
-        log_dbg(2, "the pool's last batch finished and the next one started in %.3f s",
-                scr_now() - t0);
+        log_dbg(2, "the pool's last files went to its thread in %.3f s", scr_now() - t0);
     }
     for (int i = 0; i < nvictims; i++) {
         log_dbg(2, "evicting dataset %d from %s", victims[i], st->base);
         cache_delete_dset(ctx, victims[i]);
     }
+    /* Evicted once a checkpoint completed (room 0): a differential chain
+     * that the full checkpoint just ended, which the next (differential)
+     * checkpoint cannot write over.  Deleted now, while the application
+     * computes, rather than by the thread during the next checkpoint. */
+    if (nvictims > 0 && room == 0)
+        filepool_drain_async(ctx->pool);
 }
 
 static int is_failed(const scr_ctx_t *ctx, int id)

@@ -20,7 +20,7 @@ void cache_delete_dset(scr_ctx_t *ctx, int id);
  * the new one is written must leave something to restart from.
  * After a checkpoint completes, room 0 trims the store back to COUNT (the
  * caller hands the file pool to its thread first: filepool_drain_async),
- * and what it evicts stays in the pool for the next checkpoint. */
+ * and what it evicts goes to the thread too. */
 void cache_evict(scr_ctx_t *ctx, const store_t *st, int room);
 /* the newest complete checkpoint in cache with id < below (-1: none),
  * skipping datasets whose restart failed */

@@ -16,6 +16,9 @@
  *   --misuse                on restart, first try recoveries that must fail
  *   --pause-before-recover  rank 0 writes ./ready and waits for ./go first
  *   --may-fail              a failed checkpoint is reported and the run goes on
+ *   --packed                the variables lie back to back in one allocation,
+ *                           so neighbours share memory pages (not with --grow)
+ *   --first-word            a step changes only each variable's first word
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -31,9 +34,9 @@
 
 static struct {
     int steps, every, nvars, change, grow, incremental, expect, die_after, die_in, misuse,
-        pause, may_fail;
+        pause, may_fail, packed, first_word;
     int64_t size;
-} opt = {8, 1, 3, 100, 0, 0, -1, 0, 0, 0, 0, 0, 1 << 20};
+} opt = {8, 1, 3, 100, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 1 << 20};
 
 static int rank;
 
@@ -67,6 +70,34 @@ static int layout_at(int s, int *ids, int64_t *bytes)
     return n;
 }
 
+/* --packed: the live variables' memory, handed out back to back */
+static struct {
+    char *base;
+    size_t used, cap;
+    int on; /* off while the replay in recover() builds its own copies */
+} arena;
+
+static uint64_t *var_alloc(uint64_t *old, int64_t bytes)
+{
+    if (!arena.on)
+        return realloc(old, (size_t)bytes + 8);
+    if (!arena.base) {
+        arena.cap = (size_t)(opt.size + 16 * MAXV) * MAXV;
+        arena.base = malloc(arena.cap);
+    }
+    if (!arena.base || arena.used + (size_t)bytes + 8 > arena.cap)
+        MPI_Abort(MPI_COMM_WORLD, 7);
+    uint64_t *p = (uint64_t *)(arena.base + arena.used);
+    arena.used += (size_t)bytes + 8; /* variables 8 bytes apart */
+    return p;
+}
+
+static void var_free(uint64_t *p)
+{
+    if (!arena.base || (char *)p < arena.base || (char *)p >= arena.base + arena.cap)
+        free(p);
+}
+
 static var_t *var_get(var_t *v, int id)
 {
     for (int i = 0; i < MAXV; i++)
@@ -89,11 +120,13 @@ static void state_step(var_t *v, int s)
         }
         int64_t old = x->bytes;
         if (!x->buf || bytes[k] != old) /* the same size stays put, even under ASan */
-            x->buf = realloc(x->buf, (size_t)bytes[k] + 8);
+            x->buf = var_alloc(x->buf, bytes[k]);
         x->bytes = bytes[k];
         for (int64_t j = old / 8; j < x->bytes / 8; j++)
             x->buf[j] = mix((uint64_t)x->id, (uint64_t)j, (uint64_t)s);
-        for (int64_t b = 0; b * BLOCK < x->bytes; b++) {
+        if (opt.first_word && s > 0 && x->bytes >= 8)
+            x->buf[0] = mix((uint64_t)x->id, 0, (uint64_t)s) ^ (uint64_t)s;
+        for (int64_t b = 0; b * BLOCK < x->bytes && !opt.first_word; b++) {
             if (s > 0 && mix((uint64_t)x->id, (uint64_t)b, (uint64_t)s) % 100 >=
                              (uint64_t)opt.change)
                 continue;
@@ -175,7 +208,7 @@ static int recover(var_t *v, int64_t *step)
         if (SCR_Stored_size(id, &bytes) != SCR_SUCCESS)
             return -1;
         if (bytes >= 0)
-            v[k++] = (var_t){id, malloc((size_t)bytes + 8), bytes};
+            v[k++] = (var_t){id, var_alloc(NULL, bytes), bytes};
     }
     protect_all(v);
     if (opt.pause && rank == 0) {
@@ -190,9 +223,12 @@ static int recover(var_t *v, int64_t *step)
         return -1;
     /* compare with a replay from the start */
     var_t want[MAXV];
+    int packed = arena.on;
+    arena.on = 0;
     state_init(want);
     for (int s = 1; s <= *step; s++)
         state_step(want, s);
+    arena.on = packed;
     int bad = 0;
     for (int i = 0; i < MAXV; i++) {
         if (want[i].id < 0)
@@ -237,6 +273,8 @@ static void parse(int argc, char **argv)
             opt.misuse |= !strcmp(a, "--misuse");
             opt.pause |= !strcmp(a, "--pause-before-recover");
             opt.may_fail |= !strcmp(a, "--may-fail");
+            opt.packed |= !strcmp(a, "--packed");
+            opt.first_word |= !strcmp(a, "--first-word");
         }
         i += used;
     }
@@ -247,6 +285,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     parse(argc, argv);
+    arena.on = opt.packed && !opt.grow;
     if (SCR_Init() != SCR_SUCCESS)
         MPI_Abort(MPI_COMM_WORLD, 1);
     var_t v[MAXV];
@@ -289,7 +328,8 @@ int main(int argc, char **argv)
         printf("done at step %d\n", opt.steps);
     SCR_Finalize();
     for (int i = 0; i < MAXV; i++)
-        free(v[i].buf);
+        var_free(v[i].buf);
+    free(arena.base);
     MPI_Finalize();
     return 0;
 }

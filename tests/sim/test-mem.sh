@@ -20,7 +20,8 @@
 #  (h) differential checkpoints that ask the kernel which pages were written
 #      (SCR_DCP_TRACK=1): they hash only those blocks; a checkpoint that
 #      fails (ENOSPC) hands its pages on to the next one; a lost node,
-#      every byte right; buffers that move and resize every step
+#      every byte right; variables that share pages; buffers that move and
+#      resize every step
 source "$(dirname "$0")/lib.sh"
 mt=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
@@ -223,6 +224,17 @@ lose node3
 check "track (h): node3 lost: recovers step 6, built on the failed step's pages" \
 	sim_run "$out/h2" "$SURV" "$mt" --steps 8 --change 10 --size 2000000 --expect-recover 6
 check "track (h): every byte" has "$out/h2" "recovered step 6: every byte verified"
+# neighbours sharing pages: each step writes only each variable's first
+# word, which for the second and third lies on the page they share with the
+# one before; scanning that one must not lose the write
+sim_setup 5
+check "track (h): variables back to back in one allocation" \
+	sim_run "$out/h5" "$ALL" "$mt" --steps 6 --first-word --packed --size 300000
+lose node4
+check "track (h): node4 lost: recovers step 6" \
+	sim_run "$out/h6" node1:2,node2:2,node3:2,node5:2 "$mt" --steps 7 --first-word --packed \
+	--size 300000 --expect-recover 6
+check "track (h): every byte, pages shared" has "$out/h6" "recovered step 6: every byte verified"
 sim_setup 5
 check "track (h): buffers that move and resize every step" \
 	sim_run "$out/h3" "$ALL" "$mt" --steps 6 --change 10 --grow --size 300000

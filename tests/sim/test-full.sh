@@ -3,7 +3,9 @@
 # directory) is a 4 MiB tmpfs: the first checkpoint fits, later ones do not.
 # A checkpoint that does not fit must fail with a message naming the cause,
 # be removed, leave the previous checkpoint intact, and the run must go on;
-# the next run restarts from the checkpoint that fit.
+# the next run restarts from the checkpoint that fit.  Then a tight cache
+# (6 MiB): room for the checkpoints, not for evicted files kept besides, so
+# eviction deletes at once and every checkpoint fits.
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1")
 out=$(mktemp -d)
@@ -25,4 +27,22 @@ check "full cache: not on the full node either" \
 check "full cache: nothing was lost, the next run restarts at step 2" \
 	sim_run "$out/2" "$ALL" "$ex" --steps 2 --size 1000000 --tolerate 1 --expect-restart 2
 check "full cache: every byte verified" has "$out/2" "restarted from step.2, every byte verified"
+
+# A store with room for SCR_CACHE_SIZE checkpoints and the one being written,
+# not for an evicted one kept besides (SCR_CACHE_DEFER needs the node's
+# share, about 1.6 MB here, twice over): node2's 6 MiB.  Rank 0 runs there,
+# so its SCR_DEBUG=2 lines tell how evictions went: at once, never in the
+# background, and every checkpoint fits.
+sim_setup 4
+"$simnode" exec "$sim_dir" node2 mount -t tmpfs -o size=6m tmpfs /dev/shm
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_CACHE_SIZE=2 -x SCR_FLUSH=0
+	-x SCR_DEBUG=2)
+check "tight cache: every checkpoint fits" \
+	sim_run "$out/3" node2:2,node1:2,node3:2,node4:2 "$ex" --steps 8 --size 1000000
+check "tight cache: the job finished" has "$out/3" "done at step 8"
+check "tight cache: no checkpoint failed" hasnt "$out/3" "failed, going on|No space left"
+check "tight cache: node2 deleted its evictions at once" \
+	has "$out/3" "rank 0 on node2: dataset [0-9]+ deleted in [0-9.]+ s$"
+check "tight cache: never in the background" \
+	hasnt "$out/3" "rank 0 on node2: .*(freed in the background|deleted [1-9][0-9]* in the background)"
 finish

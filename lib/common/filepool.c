@@ -94,18 +94,25 @@ static char *pool_dying_pop(filepool_t *p, long older_than)
     return path;
 }
 
-static void *pool_bg_main(void *arg)
+/* unlink what is on its way out from batches older than batch, until
+ * stop (when given) is set; called and returns under lock */
+static void pool_dying_unlink(filepool_t *p, long batch, const atomic_int *stop)
 {
-    filepool_t *p = arg;
-    worker_lower_priority(); /* the application computes meanwhile */
-    pthread_mutex_lock(&p->lock);
     char *path;
-    while (!atomic_load(&p->bg_stop) && (path = pool_dying_pop(p, LONG_MAX))) {
+    while (!(stop && atomic_load(stop)) && (path = pool_dying_pop(p, batch))) {
         pthread_mutex_unlock(&p->lock);
         (void)p->unlink_fn(path);
         free(path);
         pthread_mutex_lock(&p->lock);
     }
+}
+
+static void *pool_bg_main(void *arg)
+{
+    filepool_t *p = arg;
+    worker_lower_priority(); /* the application computes meanwhile */
+    pthread_mutex_lock(&p->lock);
+    pool_dying_unlink(p, LONG_MAX, &p->bg_stop);
     p->bg_running = 0;
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -114,14 +121,8 @@ static void *pool_bg_main(void *arg)
 /* unlink here what is on its way out from batches older than batch */
 static void pool_dying_finish(filepool_t *p, long batch)
 {
-    char *path;
     pthread_mutex_lock(&p->lock);
-    while ((path = pool_dying_pop(p, batch))) {
-        pthread_mutex_unlock(&p->lock);
-        (void)p->unlink_fn(path);
-        free(path);
-        pthread_mutex_lock(&p->lock);
-    }
+    pool_dying_unlink(p, batch, NULL);
     pthread_mutex_unlock(&p->lock);
 }
 

@@ -13,9 +13,10 @@
  *
  * The pool never holds more than one eviction's files plus two batches on
  * their way out: each eviction hands what the last one left to the thread
- * before adding its own, and finishes the batch before last itself.  Files in the pool
- * belong to no dataset; a crashed process's leftovers are removed by filepool_sweep at
- * the next SCR_Init, and the epilog removes the whole store.
+ * before adding its own, and finishes the batch before last itself.  Files
+ * in the pool belong to no dataset; a crashed process's leftovers are
+ * removed by filepool_sweep at the next SCR_Init, and the epilog removes
+ * the whole store.
  *
  * Thread safe for filepool_put/open/count: the background redundancy encode
  * opens files from its own thread.

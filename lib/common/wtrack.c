@@ -98,7 +98,7 @@ size_t wtrack_page_size(const wtrack_t *t)
     return t->page;
 }
 
-static void page_span(const wtrack_t *t, const void *ptr, size_t len, uintptr_t *s,
+void wtrack_page_span(const wtrack_t *t, const void *ptr, size_t len, uintptr_t *s,
                       uintptr_t *e)
 {
     *s = (uintptr_t)ptr & ~(uintptr_t)(t->page - 1);
@@ -152,7 +152,7 @@ static int range_anon(uintptr_t s, uintptr_t e, scr_error_t *err)
 int wtrack_add(wtrack_t *t, const void *ptr, size_t len, scr_error_t *err)
 {
     uintptr_t s, e;
-    page_span(t, ptr, len, &s, &e);
+    wtrack_page_span(t, ptr, len, &s, &e);
     if (s == e)
         return 0;
     if (range_anon(s, e, err) < 0)
@@ -188,7 +188,7 @@ static int ranges_push(wtrack_range_t **v, size_t *n, size_t *cap, uintptr_t s,
 ssize_t wtrack_scan(wtrack_t *t, const void *ptr, size_t len, wtrack_range_t **out)
 {
     uintptr_t s, e;
-    page_span(t, ptr, len, &s, &e);
+    wtrack_page_span(t, ptr, len, &s, &e);
     struct page_region reg[SCAN_VEC];
     wtrack_range_t *v = NULL;
     size_t n = 0, cap = 0;

@@ -14,7 +14,7 @@
  * writing to it.  Even there, writes that do not go through this process's
  * page tables are not seen: RDMA into registered memory, a GPU's or other
  * device's DMA, XPMEM peers, MADV_DONTNEED.  That is why SCR_DCP_TRACK is
- * off by default (docs/memory-api.md).
+ * off by default (docs/ftiff.md).
  */
 #ifndef SCR_WTRACK_H
 #define SCR_WTRACK_H
@@ -37,6 +37,10 @@ typedef struct {
 wtrack_t *wtrack_open(scr_error_t *err);
 void wtrack_close(wtrack_t *t);
 
+/* the pages holding [ptr, ptr + len): [*start, *end), page aligned; what
+ * wtrack_add registers and wtrack_scan looks at */
+void wtrack_page_span(const wtrack_t *t, const void *ptr, size_t len, uintptr_t *start,
+                      uintptr_t *end);
 size_t wtrack_page_size(const wtrack_t *t);
 
 /* Track the pages that hold [ptr, ptr + len).  Until the first scan of them

@@ -50,13 +50,12 @@ static int track_on(scr_ctx_t *ctx, struct mem_state *m)
 /* register v's pages, every one of them pending */
 static int var_start(struct mem_state *m, mem_var_t *v, scr_error_t *err)
 {
-    size_t pg = wtrack_page_size(m->wt);
-    uintptr_t s = (uintptr_t)v->ptr & ~(uintptr_t)(pg - 1);
-    uintptr_t e = ((uintptr_t)v->ptr + (size_t)v->size + pg - 1) & ~(uintptr_t)(pg - 1);
+    uintptr_t s, e;
+    wtrack_page_span(m->wt, v->ptr, (size_t)v->size, &s, &e);
     mem_track_reset(v);
     v->first = s;
-    v->page = pg;
-    v->npages = (e - s) / pg;
+    v->page = wtrack_page_size(m->wt);
+    v->npages = (e - s) / v->page;
     v->pending = calloc(words(v), sizeof(uint64_t));
     v->taken = calloc(words(v), sizeof(uint64_t));
     if (!v->pending || !v->taken)

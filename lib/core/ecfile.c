@@ -301,7 +301,10 @@ int ecfile_rebuild(const char *dsetdir, const kvtree_t *set, kvtree_t *rebuilt,
     if (rc == 0 && nlost > e.m)
         rc = errprintf(err, "%d of %d members lost, the set can rebuild %d", nlost, e.n,
                        e.m);
-    ec_plan_t *plans = calloc((size_t)(e.n > 0 ? e.n : 1), sizeof(ec_plan_t));
+    /* after a failed load e.n is whatever the set claimed: size nothing by it */
+    ec_plan_t *plans = rc == 0 ? calloc((size_t)e.n, sizeof(ec_plan_t)) : NULL;
+    if (rc == 0 && !plans)
+        rc = errprintf(err, "out of memory");
     if (rc == 0 && nlost > 0) {
         if (ec_plan_create(&e.code, lost, plans) < 0)
             rc = errprintf(err, "no decoding plan for the lost members");

@@ -81,6 +81,15 @@ int io_pwrite_full(int fd, const void *buf, size_t n, off_t off)
     return off < 0 ? (errno = EINVAL, -1) : (io_full(fd, NULL, buf, n, off) < 0 ? -1 : 0);
 }
 
+int io_landed(void *at, size_t n)
+{
+    ssize_t w = io_fault(n);
+    if (w < 0)
+        return -1;
+    memset((char *)at + w, 0, n - (size_t)w); /* never written, as a hole reads */
+    return 0;
+}
+
 int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err)
 {
     size_t len = strlen(path);

@@ -24,6 +24,10 @@ int io_write_full(int fd, const void *buf, size_t n);
 /* pread/pwrite forms of the above */
 ssize_t io_pread_full(int fd, void *buf, size_t n, off_t off);
 int io_pwrite_full(int fd, const void *buf, size_t n, off_t off);
+/* n bytes arrived straight in a file's mapped pages at: that counts as a
+ * write, which a fault point (fault.h) may spoil as it would any other
+ * (-1 with errno; short: the second half cleared, as if never written) */
+int io_landed(void *at, size_t n);
 
 /* mkdir -p; created directories get mode */
 int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err);

@@ -84,6 +84,11 @@ static const param_info_t table[] = {
      "evicted partner copies and XOR/RS parity are kept (one "
      "eviction's worth) for the next such files to write over, instead of freed and "
      "allocated again (0: delete at eviction)"},
+    {"SCR_COPY_MAP", "1", 0, NULL,
+     "partner copies and restart transfers send from and receive into the cached "
+     "files' own pages (mmap) instead of through a buffer, a copy less on each side; "
+     "a file being received gets its blocks first, so a full cache fails with ENOSPC "
+     "(0: read and write through buffers)"},
     {"SCR_CACHE_DEFER", "1", 0, NULL,
      "with SCR_CACHE_REUSE: evicted application files are kept too, and whatever "
      "the next checkpoint did not write over is deleted on a low-priority thread "

@@ -408,6 +408,7 @@ static int init_body(scr_ctx_t *ctx)
     ctx->buf_size = init_buf_size(ctx, "SCR_MPI_BUF_SIZE");
     ctx->file_buf_size = init_buf_size(ctx, "SCR_FILE_BUF_SIZE");
     ctx->overlap = init_overlap(ctx);
+    ctx->copy_map = config_get_int(ctx->cfg, "SCR_COPY_MAP", 1) != 0;
     log_dbg(2, "helper threads in pipelines: %s", ctx->overlap ? "yes" : "no");
     ctx->crc_on_copy = config_get_int(ctx->cfg, "SCR_CRC_ON_COPY", 0);
     /* the configuration is identical everywhere, so only rank 0 reports */

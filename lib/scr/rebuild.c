@@ -247,7 +247,7 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
         kvtree_t *list = sd ? rb_list(sd) : kvtree_new(), *recv = kvtree_new();
         rb_hook_t hk = {ctx, id};
         scr_error_t e;
-        xfer_opts_t opt = {ctx->buf_size, "rebuild", ctx->pool};
+        xfer_opts_t opt = {ctx->buf_size, "rebuild", ctx->pool, ctx->copy_map};
         int rc =
             xfer_files(ctx->comm, dest, list, src, dir, recv, &opt, rb_record, &hk, &e);
         if (src != MPI_PROC_NULL) {

@@ -473,7 +473,7 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     j.chunk = (max + (uint64_t)j.k - 1) / (uint64_t)j.k;
     j.chunk = (j.chunk + 7) & ~(uint64_t)7;
     kvtree_t *dset = filemap_get_desc(ctx->filemap, id, "DSETDESC");
-    int ok = xfer_open(list, NULL, NULL, &j.files, err) == 0;
+    int ok = xfer_open(list, NULL, NULL, 0, &j.files, err) == 0;
     if (ok && crcseg_init(&j.ucrc, j.files.n, j.files.sizes, j.chunk ? j.chunk : 1) < 0)
         ok = errprintf(err, "out of memory") == 0;
     ok = ok && ec_write_header(ctx, rd, &j, id, dset, err) == 0;
@@ -525,7 +525,7 @@ static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int i
         kvtree_t *h = kvtree_new(), *list = red_user_files(ctx->filemap, id, ctx->rank);
         ok = ec_read_header(j->ppath, h, &j->pfd, &j->data_off, err) == 0 &&
              kvtree_util_get_u64(h, "CHUNK", &j->chunk) == 0 &&
-             xfer_open(list, NULL, NULL, &j->files, err) == 0;
+             xfer_open(list, NULL, NULL, 0, &j->files, err) == 0;
         if (ok) {
             kvtree_delete(&mine);
             mine = ec_knowledge(j, h);
@@ -578,7 +578,7 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
     /* a rank without files has no file whose path would create it */
     if (io_mkdir_p(dsetdir, 0700, err) < 0 ||
-        xfer_open(*list, dsetdir, ctx->pool, &j->files, err) < 0)
+        xfer_open(*list, dsetdir, ctx->pool, 0, &j->files, err) < 0)
         return -1;
     if (crcseg_init(&j->ucrc, j->files.n, j->files.sizes, j->chunk ? j->chunk : 1) < 0)
         return errprintf(err, "out of memory");

@@ -59,7 +59,7 @@ int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir
     snprintf(dir, sizeof(dir), "%s/.partner.%d", dsetdir, owner);
     kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank), *recv = kvtree_new();
     partner_rec_t pr = {ctx, id, owner, 0};
-    xfer_opts_t opt = {ctx->buf_size, "partner", ctx->pool};
+    xfer_opts_t opt = {ctx->buf_size, "partner", ctx->pool, ctx->copy_map};
     int rc = xfer_files(rd->comm, right, list, left, dir, recv, &opt, partner_record, &pr,
                         err);
     if (rc == 0) {

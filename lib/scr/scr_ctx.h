@@ -71,6 +71,7 @@ typedef struct {
     int overlap;          /* pipelines use a helper thread: SCR_OVERLAP, by
                              default only when this node has a spare core */
     int crc_on_copy;
+    int copy_map; /* xfer maps the files it moves: SCR_COPY_MAP */
     int dataset_id;
     int checkpoint_id;
     struct {

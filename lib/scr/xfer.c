@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,7 +40,30 @@ static char *xfer_dest_path(const char *dir, const char *rel, scr_error_t *err)
     return p;
 }
 
-int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool,
+/* Pieces of a file are sent from, or received into, a mapping of it when
+ * that cannot fault: a file read must hold at least its recorded size (a
+ * mapping past the end would raise SIGBUS), and a file written gets its
+ * blocks first, so a full store fails here with ENOSPC instead of killing
+ * the process at a fault.  That saves the copy through a buffer on each
+ * side.  Returns -1 only when the store is full. */
+static int xfer_mappable(xfer_open_t *o, int i, int writing, scr_error_t *err)
+{
+    struct stat st;
+    if (!writing) {
+        o->mappable[i] = fstat(o->fds[i], &st) == 0 && S_ISREG(st.st_mode) &&
+                         (uint64_t)st.st_size >= o->sizes[i];
+        return 0;
+    }
+    if (o->sizes[i] == 0 || fallocate(o->fds[i], 0, 0, (off_t)o->sizes[i]) == 0) {
+        o->mappable[i] = o->sizes[i] > 0;
+        return 0;
+    }
+    if (errno == ENOSPC || errno == EDQUOT)
+        return errprintf(err, "%s: %s", o->names[i], strerror(errno));
+    return 0; /* no fallocate here: write through a buffer */
+}
+
+int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool, int map,
               xfer_open_t *o, scr_error_t *err)
 {
     int n = kvtree_size(list);
@@ -47,7 +71,8 @@ int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool,
     o->fds = malloc(sizeof(int) * (size_t)(n + 1));
     o->names = calloc((size_t)n + 1, sizeof(char *));
     o->sizes = malloc(sizeof(uint64_t) * (size_t)(n + 1));
-    if (!o->fds || !o->names || !o->sizes)
+    o->mappable = calloc((size_t)n + 1, 1);
+    if (!o->fds || !o->names || !o->sizes || !o->mappable)
         return errprintf(err, "out of memory");
     for (int i = 0; i < n; i++) {
         kvtree_t *meta = kvtree_getf(list, "%d", i);
@@ -72,6 +97,8 @@ int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool,
         if (o->fds[i] < 0)
             return -1;
         o->n = i + 1;
+        if (map && xfer_mappable(o, i, dir != NULL, err) < 0)
+            return -1;
     }
     return 0;
 }
@@ -83,6 +110,7 @@ void xfer_close(xfer_open_t *o)
     free(o->fds);
     free(o->names);
     free(o->sizes);
+    free(o->mappable);
     memset(o, 0, sizeof(*o));
 }
 
@@ -117,6 +145,10 @@ typedef struct {
     int *ok;
     crcseg_t *crc;
     char *buf[2];
+    char *at[2];  /* piece k's bytes: buf[k], or inside map[k] */
+    void *map[2]; /* a mapping of the file piece k is in, or NULL */
+    size_t mlen[2];
+    int mfile[2]; /* which file that is */
     MPI_Request req[2];
     const char *stage; /* receive side: its fault points, or NULL */
     int rank;          /* in MPI_COMM_WORLD, for the fault points */
@@ -144,18 +176,56 @@ static int xfer_count(const xfer_side_t *x, uint64_t off, size_t bufsize)
                           : 0;
 }
 
-/* piece k of the receive side has arrived: checksum and write it */
+/* point x->at[k] at bytes [off, off + n) of the concatenation: inside a
+ * mapping when they lie in one mappable file, else at the buffer */
+static void xfer_map(xfer_side_t *x, int k, uint64_t off, int n, int prot)
+{
+    x->at[k] = x->buf[k];
+    uint64_t start = 0;
+    int i = 0;
+    while (i < x->o->n && off >= start + x->o->sizes[i])
+        start += x->o->sizes[i++];
+    if (n == 0 || !*x->ok || i == x->o->n || !x->o->mappable[i] ||
+        off + (uint64_t)n > start + x->o->sizes[i])
+        return;
+    uint64_t in = off - start, page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t lo = in - in % page;
+    size_t len = (size_t)(in - lo) + (size_t)n;
+    void *m = mmap(NULL, len, prot, MAP_SHARED | MAP_POPULATE, x->o->fds[i], (off_t)lo);
+    if (m == MAP_FAILED)
+        return;
+    x->map[k] = m;
+    x->mlen[k] = len;
+    x->mfile[k] = i;
+    x->at[k] = (char *)m + (in - lo);
+}
+
+static void xfer_unmap(xfer_side_t *x, int k)
+{
+    if (x->map[k])
+        munmap(x->map[k], x->mlen[k]);
+    x->map[k] = NULL;
+}
+
+/* piece k of the receive side has arrived: checksum it, and write it
+ * unless it arrived in the file's own pages */
 static void xfer_land(xfer_side_t *r, int k, uint64_t off, int n, scr_error_t *err)
 {
     io_concat_t c = {r->o->n, r->o->fds, r->o->names, r->o->sizes};
     MPI_Wait(&r->req[k], MPI_STATUS_IGNORE);
-    if (n && *r->ok) {
-        crcseg_update(r->crc, off, r->buf[k], (size_t)n);
+    if (n && *r->ok && r->map[k]) {
+        if (io_landed(r->at[k], (size_t)n) < 0)
+            *r->ok = errprintf(err, "write %s: %s", r->o->names[r->mfile[k]],
+                               strerror(errno)) == 0;
+        crcseg_update(r->crc, off, r->at[k], (size_t)n);
+    } else if (n && *r->ok) {
+        crcseg_update(r->crc, off, r->at[k], (size_t)n);
         if (io_write_pad_n(&c, r->buf[k], (size_t)n, off, err) < 0)
             *r->ok = 0;
-        else
-            xfer_fault(r, off, n);
     }
+    if (n && *r->ok)
+        xfer_fault(r, off, n);
+    xfer_unmap(r, k);
 }
 
 /* Move the bytes, checksumming both ends as they pass, with two pieces in
@@ -170,6 +240,7 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
         s->buf[k] = malloc(bufsize);
         r->buf[k] = malloc(bufsize);
         s->req[k] = r->req[k] = MPI_REQUEST_NULL;
+        s->map[k] = r->map[k] = NULL;
         if (!s->buf[k] || !r->buf[k])
             MPI_Abort(s->comm, 1);
     }
@@ -178,16 +249,20 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
     for (; off < end; i++, off += bufsize) {
         int k = i & 1, sn = xfer_count(s, off, bufsize), rn = xfer_count(r, off, bufsize);
         MPI_Wait(&s->req[k], MPI_STATUS_IGNORE); /* piece i-2 is out */
-        if (sn && (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, err) < 0)) {
+        xfer_unmap(s, k);
+        xfer_map(s, k, off, sn, PROT_READ);
+        if (sn && !s->map[k] &&
+            (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, err) < 0)) {
             memset(s->buf[k], 0, (size_t)sn);
             *s->ok = 0;
         }
         if (sn && *s->ok)
-            crcseg_update(s->crc, off, s->buf[k], (size_t)sn);
-        MPI_Irecv(r->buf[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG,
-                  r->comm, &r->req[k]);
-        MPI_Isend(s->buf[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG,
-                  s->comm, &s->req[k]);
+            crcseg_update(s->crc, off, s->at[k], (size_t)sn);
+        xfer_map(r, k, off, rn, PROT_READ | PROT_WRITE);
+        MPI_Irecv(r->at[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG, r->comm,
+                  &r->req[k]);
+        MPI_Isend(s->at[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG, s->comm,
+                  &s->req[k]);
         if (i > 0)
             xfer_land(r, k ^ 1, off - bufsize, xfer_count(r, off - bufsize, bufsize),
                       err);
@@ -197,6 +272,7 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
                   err);
     MPI_Waitall(2, s->req, MPI_STATUSES_IGNORE);
     for (int k = 0; k < 2; k++) {
+        xfer_unmap(s, k);
         free(s->buf[k]);
         free(r->buf[k]);
     }
@@ -223,12 +299,12 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
     int sok = 1, rok = 1;
     if (kvtree_sendrecv(send, dest, recv, src, comm) < 0)
         return errprintf(err, "cannot exchange file lists");
-    if (dest != MPI_PROC_NULL && xfer_open(send, NULL, NULL, &so, err) < 0)
+    if (dest != MPI_PROC_NULL && xfer_open(send, NULL, NULL, opt->map, &so, err) < 0)
         sok = 0;
     if (src != MPI_PROC_NULL && hook && hook(recv, recv_dir, arg, sok ? err : NULL) < 0)
         rok = 0;
     if (src != MPI_PROC_NULL && rok &&
-        xfer_open(recv, recv_dir, opt->pool, &ro, sok ? err : NULL) < 0)
+        xfer_open(recv, recv_dir, opt->pool, opt->map, &ro, sok ? err : NULL) < 0)
         rok = 0;
     if (sok && crcseg_init(&scrc, so.n, so.sizes, 0) < 0)
         sok = errprintf(err, "out of memory") == 0;
@@ -237,8 +313,21 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
     /* both ends compute a total from the same list */
     uint64_t stotal = dest == MPI_PROC_NULL ? 0 : filemap_sum_sizes(send);
     uint64_t rtotal = src == MPI_PROC_NULL ? 0 : filemap_sum_sizes(recv);
-    xfer_side_t sx = {comm, dest, &so, stotal, &sok, &scrc, {0}, {0}, NULL, -1};
-    xfer_side_t rx = {comm, src, &ro, rtotal, &rok, &rcrc, {0}, {0}, opt->stage, -1};
+    xfer_side_t sx = {.comm = comm,
+                      .peer = dest,
+                      .o = &so,
+                      .total = stotal,
+                      .ok = &sok,
+                      .crc = &scrc,
+                      .rank = -1};
+    xfer_side_t rx = {.comm = comm,
+                      .peer = src,
+                      .o = &ro,
+                      .total = rtotal,
+                      .ok = &rok,
+                      .crc = &rcrc,
+                      .stage = opt->stage,
+                      .rank = -1};
     MPI_Comm_rank(MPI_COMM_WORLD, &rx.rank);
     xfer_stream(&sx, &rx, opt->bufsize, sok && rok ? err : NULL);
     /* tell the receiver whether what it got is real, and what it was */

@@ -30,6 +30,7 @@ typedef struct {
     size_t bufsize;        /* bytes per piece */
     const char *stage;     /* the receiver's fault point names, NULL: none */
     struct filepool *pool; /* received files write over kept ones (filepool.h) */
+    int map;               /* move pieces through mappings of the files */
 } xfer_opts_t;
 
 /* Both ends checksum the bytes as they pass: the receiver compares what
@@ -44,15 +45,18 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
 
 /* open every file of a list for reading (or writing below dir when dir is
  * not NULL, over files kept in pool when there are some), filling an io
- * concatenation; returns 0 or -1 */
+ * concatenation; with map, marks the files whose pieces can be moved
+ * through mappings, giving files to write their blocks (-1 with ENOSPC
+ * when the store is full); returns 0 or -1 */
 typedef struct {
     int n;
     int *fds;
     const char **names;
     uint64_t *sizes;
+    unsigned char *mappable; /* 1: pieces of file i may be mapped (xfer_map) */
 } xfer_open_t;
 
-int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool,
+int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool, int map,
               xfer_open_t *o, scr_error_t *err);
 void xfer_close(xfer_open_t *o);
 

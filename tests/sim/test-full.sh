@@ -5,7 +5,12 @@
 # be removed, leave the previous checkpoint intact, and the run must go on;
 # the next run restarts from the checkpoint that fit.  Then a tight cache
 # (6 MiB): room for the checkpoints, not for evicted files kept besides, so
-# eviction deletes at once and every checkpoint fits.
+# eviction deletes at once and every checkpoint fits.  Last, PARTNER with
+# room on node2 for its ranks' files but not for the partner copies it
+# receives: those arrive into the files' own pages (SCR_COPY_MAP), which
+# must fail with ENOSPC before a byte is sent, never at a page the store
+# cannot give (without the blocks taken first, Open MPI's readv into the
+# mapping failed with EFAULT and the job hung).
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1")
 out=$(mktemp -d)
@@ -45,4 +50,20 @@ check "tight cache: node2 deleted its evictions at once" \
 	has "$out/3" "rank 0 on node2: dataset [0-9]+ deleted in [0-9.]+ s$"
 check "tight cache: never in the background" \
 	hasnt "$out/3" "rank 0 on node2: .*(freed in the background|deleted [1-9][0-9]* in the background)"
+
+sim_setup 4
+"$simnode" exec "$sim_dir" node2 mount -t tmpfs -o size=5m tmpfs /dev/shm
+SIM_ENV=(-x SCR_COPY_TYPE=PARTNER -x SCR_CACHE_SIZE=2 -x SCR_FLUSH=0)
+check "partner copies into a full cache: the run goes on" \
+	sim_run "$out/4" "$ALL" "$ex" --steps 6 --size 1000000 --tolerate 1
+check "partner copies into a full cache: the first checkpoint fit" \
+	has "$out/4" "checkpoint step.2 complete"
+check "partner copies into a full cache: a later one failed" \
+	has "$out/4" "checkpoint step.[46] failed, going on"
+check "partner copies into a full cache: at the copy, naming the cause" \
+	has "$out/4" "\.partner\.[0-9]+/.*No space left on device"
+check "partner copies into a full cache: no fault at a page" \
+	hasnt "$out/4" "Bad address|Bus error|exited on signal"
+check "partner copies into a full cache: the next run restarts, every byte verified" \
+	sim_run "$out/5" "$ALL" "$ex" --steps 2 --size 1000000 --tolerate 1 --expect-restart 2
 finish

@@ -43,6 +43,27 @@ static int child(const char *spec, int hits, int rank)
     return reap(pid);
 }
 
+/* In a child: arm spec, hit a.b once, then report 100 bytes of 'x' landed
+ * (io_landed).  Exit status: 0 when the first 50 stayed and the rest were
+ * cleared, 2 when all stayed, 10 + errno on failure, 1 on anything else. */
+static int landed(const char *spec)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char buf[100], half[50];
+        memset(buf, 'x', sizeof(buf));
+        memset(half, 0, sizeof(half));
+        setenv("SCR_FAULT", spec, 1);
+        fault_point("a.b", 0);
+        if (io_landed(buf, sizeof(buf)) < 0)
+            _exit(10 + errno);
+        if (buf[0] == 'x' && buf[49] == 'x' && memcmp(buf + 50, half, 50) == 0)
+            _exit(0);
+        _exit(buf[50] == 'x' && buf[99] == 'x' ? 2 : 1);
+    }
+    return reap(pid);
+}
+
 /* In a child: arm spec, hit a.b once after `before` writes, then write
  * `after` more, each of 100 bytes to a new file (pwrite when positional).
  * Exit status: 10 + the index of the first write that failed with errno
@@ -172,6 +193,11 @@ int main(void)
        "short spoils one write: the next lands whole, after the torn one");
     ok(writes("a.b:short", 0, 2, 1, 0, &size) == 0 && size == 200,
        "short pwrite: a hole in the file, size as if written");
+
+    ok(landed("a.b:short") == 0, "short on bytes landed in mapped pages: the "
+                                 "second half cleared, the first kept, success reported");
+    ok(landed("a.b:enospc") == 10 + ENOSPC, "enospc on landed bytes: -1 with ENOSPC");
+    ok(landed("c.d:short") == 2, "no fault armed: landed bytes stay as they are");
 
     int status = child("a.b:node", 1, 0), gone = 0;
     if (host_uts())

@@ -96,7 +96,9 @@ static const param_info_t table[] = {
      "for tmpfs the node's memory) has room for them twice over (0: delete at "
      "eviction)"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
-    {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL, "bytes per message in the redundancy pipelines"},
+    {"SCR_MPI_BUF_SIZE", "4MB", 0, NULL,
+     "bytes per message in partner copies and restart transfers; XOR/RS pipelines "
+     "use up to this much, less in large sets so their buffers stay within 8 MiB"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read and write when copying files"},
     {"SCR_OVERLAP", NULL, 0, NULL,
      "1: copies and redundancy pipelines read ahead on a helper thread; 0: not; unset: "

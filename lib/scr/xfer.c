@@ -180,7 +180,7 @@ static int xfer_count(const xfer_side_t *x, uint64_t off, size_t bufsize)
  * mapping when they lie in one mappable file, else at the buffer */
 static void xfer_map(xfer_side_t *x, int k, uint64_t off, int n, int prot)
 {
-    x->at[k] = x->buf[k];
+    x->at[k] = NULL;
     uint64_t start = 0;
     int i = 0;
     while (i < x->o->n && off >= start + x->o->sizes[i])
@@ -198,6 +198,17 @@ static void xfer_map(xfer_side_t *x, int k, uint64_t off, int n, int prot)
     x->mlen[k] = len;
     x->mfile[k] = i;
     x->at[k] = (char *)m + (in - lo);
+}
+
+/* a piece that is not mapped goes through a buffer, allocated the first
+ * time one is needed: mapped transfers take no memory of their own */
+static void xfer_buffer(xfer_side_t *x, int k, int n, size_t bufsize)
+{
+    if (x->at[k] || n == 0)
+        return;
+    if (!x->buf[k] && !(x->buf[k] = malloc(bufsize)))
+        MPI_Abort(x->comm, 1);
+    x->at[k] = x->buf[k];
 }
 
 static void xfer_unmap(xfer_side_t *x, int k)
@@ -237,12 +248,9 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
 {
     io_concat_t sc = {s->o->n, s->o->fds, s->o->names, s->o->sizes};
     for (int k = 0; k < 2; k++) {
-        s->buf[k] = malloc(bufsize);
-        r->buf[k] = malloc(bufsize);
+        s->buf[k] = r->buf[k] = NULL;
         s->req[k] = r->req[k] = MPI_REQUEST_NULL;
         s->map[k] = r->map[k] = NULL;
-        if (!s->buf[k] || !r->buf[k])
-            MPI_Abort(s->comm, 1);
     }
     uint64_t off = 0, end = s->total > r->total ? s->total : r->total;
     int i = 0;
@@ -251,6 +259,7 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
         MPI_Wait(&s->req[k], MPI_STATUS_IGNORE); /* piece i-2 is out */
         xfer_unmap(s, k);
         xfer_map(s, k, off, sn, PROT_READ);
+        xfer_buffer(s, k, sn, bufsize);
         if (sn && !s->map[k] &&
             (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, err) < 0)) {
             memset(s->buf[k], 0, (size_t)sn);
@@ -259,6 +268,7 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
         if (sn && *s->ok)
             crcseg_update(s->crc, off, s->at[k], (size_t)sn);
         xfer_map(r, k, off, rn, PROT_READ | PROT_WRITE);
+        xfer_buffer(r, k, rn, bufsize);
         MPI_Irecv(r->at[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG, r->comm,
                   &r->req[k]);
         MPI_Isend(s->at[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG, s->comm,

@@ -85,10 +85,11 @@ static const param_info_t table[] = {
      "eviction's worth) for the next such files to write over, instead of freed and "
      "allocated again (0: delete at eviction)"},
     {"SCR_COPY_MAP", "1", 0, NULL,
-     "partner copies and restart transfers send from and receive into the cached "
-     "files' own pages (mmap) instead of through a buffer, a copy less on each side; "
-     "a file being received gets its blocks first, so a full cache fails with ENOSPC "
-     "(0: read and write through buffers)"},
+     "partner copies made while the application waits, and the moves of files at "
+     "restart, send from and receive into the cached files' own pages (mmap) "
+     "instead of through a buffer, a copy less on each side; a file being received "
+     "gets its blocks first, so a full cache fails with ENOSPC (0: read and write "
+     "through buffers)"},
     {"SCR_CACHE_DEFER", "1", 0, NULL,
      "with SCR_CACHE_REUSE: evicted application files are kept too, and whatever "
      "the next checkpoint did not write over is deleted on a low-priority thread "
@@ -96,9 +97,10 @@ static const param_info_t table[] = {
      "for tmpfs the node's memory) has room for them twice over (0: delete at "
      "eviction)"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
-    {"SCR_MPI_BUF_SIZE", "4MB", 0, NULL,
-     "bytes per message in partner copies and restart transfers; XOR/RS pipelines "
-     "use up to this much, less in large sets so their buffers stay within 8 MiB"},
+    {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL,
+     "bytes per message in the redundancy pipelines (XOR/RS: less in large sets, so "
+     "their buffers stay within 8 MiB); partner copies made while the application "
+     "waits, and the moves of files at restart, send four times that"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read and write when copying files"},
     {"SCR_OVERLAP", NULL, 0, NULL,
      "1: copies and redundancy pipelines read ahead on a helper thread; 0: not; unset: "

@@ -247,7 +247,8 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
         kvtree_t *list = sd ? rb_list(sd) : kvtree_new(), *recv = kvtree_new();
         rb_hook_t hk = {ctx, id};
         scr_error_t e;
-        xfer_opts_t opt = {ctx->buf_size, "rebuild", ctx->pool, ctx->copy_map};
+        xfer_opts_t opt = {XFER_SYNC_PIECE(ctx->buf_size), "rebuild", ctx->pool,
+                           ctx->copy_map};
         int rc =
             xfer_files(ctx->comm, dest, list, src, dir, recv, &opt, rb_record, &hk, &e);
         if (src != MPI_PROC_NULL) {
@@ -454,7 +455,7 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
         scr_error_t later;
         ok = red_recover(ctx, &rd, id, dir, need, err->text[0] ? &later : err) == 0;
         if (ok && rd.type == RED_PARTNER)
-            ok = red_partner_apply(ctx, &rd, id, dir, err) == 0;
+            ok = red_partner_apply(ctx, &rd, id, dir, 0, err) == 0;
     } else {
         ok = 0;
     }

@@ -51,7 +51,8 @@ int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, MPI_Co
     case RED_SINGLE:
         break;
     case RED_PARTNER:
-        rc = red_partner_apply(ctx, rd, id, dsetdir, err);
+        rc = red_partner_apply(ctx, rd, id, dsetdir,
+                               world != MPI_COMM_NULL && world == ctx->bg_comm, err);
         break;
     case RED_XOR:
     case RED_RS:

@@ -31,8 +31,10 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
                  scr_error_t *err);
 int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, int need,
                    scr_error_t *err);
+/* background: on redbg's thread, beside the application (no mappings,
+ * smaller messages: see red_partner.c) */
 int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
-                      scr_error_t *err);
+                      int background, scr_error_t *err);
 
 /* every process of comm agrees: 1 if ok on all */
 int red_all(MPI_Comm comm, int ok);

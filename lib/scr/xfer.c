@@ -176,9 +176,22 @@ static int xfer_count(const xfer_side_t *x, uint64_t off, size_t bufsize)
                           : 0;
 }
 
+/* a piece that is not mapped goes through a buffer, allocated the first
+ * time one is needed: mapped transfers take no memory of their own */
+static void xfer_buffer(xfer_side_t *x, int k, int n, size_t bufsize)
+{
+    if (n == 0)
+        return;
+    if (!x->buf[k] && !(x->buf[k] = malloc(bufsize)))
+        MPI_Abort(x->comm, 1);
+    x->at[k] = x->buf[k];
+}
+
 /* point x->at[k] at bytes [off, off + n) of the concatenation: inside a
- * mapping when they lie in one mappable file, else at the buffer */
-static void xfer_map(xfer_side_t *x, int k, uint64_t off, int n, int prot)
+ * mapping when they lie in one mappable file, else at the buffer (NULL for
+ * an empty piece) */
+static void xfer_place(xfer_side_t *x, int k, uint64_t off, int n, int prot,
+                       size_t bufsize)
 {
     x->at[k] = NULL;
     uint64_t start = 0;
@@ -186,29 +199,22 @@ static void xfer_map(xfer_side_t *x, int k, uint64_t off, int n, int prot)
     while (i < x->o->n && off >= start + x->o->sizes[i])
         start += x->o->sizes[i++];
     if (n == 0 || !*x->ok || i == x->o->n || !x->o->mappable[i] ||
-        off + (uint64_t)n > start + x->o->sizes[i])
+        off + (uint64_t)n > start + x->o->sizes[i]) {
+        xfer_buffer(x, k, n, bufsize);
         return;
+    }
     uint64_t in = off - start, page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t lo = in - in % page;
     size_t len = (size_t)(in - lo) + (size_t)n;
     void *m = mmap(NULL, len, prot, MAP_SHARED | MAP_POPULATE, x->o->fds[i], (off_t)lo);
-    if (m == MAP_FAILED)
+    if (m == MAP_FAILED) {
+        xfer_buffer(x, k, n, bufsize);
         return;
+    }
     x->map[k] = m;
     x->mlen[k] = len;
     x->mfile[k] = i;
     x->at[k] = (char *)m + (in - lo);
-}
-
-/* a piece that is not mapped goes through a buffer, allocated the first
- * time one is needed: mapped transfers take no memory of their own */
-static void xfer_buffer(xfer_side_t *x, int k, int n, size_t bufsize)
-{
-    if (x->at[k] || n == 0)
-        return;
-    if (!x->buf[k] && !(x->buf[k] = malloc(bufsize)))
-        MPI_Abort(x->comm, 1);
-    x->at[k] = x->buf[k];
 }
 
 static void xfer_unmap(xfer_side_t *x, int k)
@@ -224,14 +230,13 @@ static void xfer_land(xfer_side_t *r, int k, uint64_t off, int n, scr_error_t *e
 {
     io_concat_t c = {r->o->n, r->o->fds, r->o->names, r->o->sizes};
     MPI_Wait(&r->req[k], MPI_STATUS_IGNORE);
-    if (n && *r->ok && r->map[k]) {
-        if (io_landed(r->at[k], (size_t)n) < 0)
-            *r->ok = errprintf(err, "write %s: %s", r->o->names[r->mfile[k]],
-                               strerror(errno)) == 0;
+    /* a mapped piece is checksummed as it lies in the file, after landing */
+    if (n && *r->ok && r->map[k] && io_landed(r->at[k], (size_t)n) < 0)
+        *r->ok = errprintf(err, "write %s: %s", r->o->names[r->mfile[k]],
+                           strerror(errno)) == 0;
+    if (n && *r->ok) {
         crcseg_update(r->crc, off, r->at[k], (size_t)n);
-    } else if (n && *r->ok) {
-        crcseg_update(r->crc, off, r->at[k], (size_t)n);
-        if (io_write_pad_n(&c, r->buf[k], (size_t)n, off, err) < 0)
+        if (!r->map[k] && io_write_pad_n(&c, r->buf[k], (size_t)n, off, err) < 0)
             *r->ok = 0;
     }
     if (n && *r->ok)
@@ -258,8 +263,7 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
         int k = i & 1, sn = xfer_count(s, off, bufsize), rn = xfer_count(r, off, bufsize);
         MPI_Wait(&s->req[k], MPI_STATUS_IGNORE); /* piece i-2 is out */
         xfer_unmap(s, k);
-        xfer_map(s, k, off, sn, PROT_READ);
-        xfer_buffer(s, k, sn, bufsize);
+        xfer_place(s, k, off, sn, PROT_READ, bufsize);
         if (sn && !s->map[k] &&
             (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, err) < 0)) {
             memset(s->buf[k], 0, (size_t)sn);
@@ -267,8 +271,7 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
         }
         if (sn && *s->ok)
             crcseg_update(s->crc, off, s->at[k], (size_t)sn);
-        xfer_map(r, k, off, rn, PROT_READ | PROT_WRITE);
-        xfer_buffer(r, k, rn, bufsize);
+        xfer_place(r, k, off, rn, PROT_READ | PROT_WRITE, bufsize);
         MPI_Irecv(r->at[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG, r->comm,
                   &r->req[k]);
         MPI_Isend(s->at[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG, s->comm,

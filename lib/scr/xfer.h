@@ -58,7 +58,7 @@ typedef struct {
     int *fds;
     const char **names;
     uint64_t *sizes;
-    unsigned char *mappable; /* 1: pieces of file i may be mapped (xfer_map) */
+    unsigned char *mappable; /* 1: pieces of file i may be mapped (xfer.c) */
 } xfer_open_t;
 
 int xfer_open(const kvtree_t *list, const char *dir, struct filepool *pool, int map,

@@ -165,6 +165,10 @@ static void checkpoint(int step)
     if (SCR_Start_output(name, SCR_FLAG_CHECKPOINT) != SCR_SUCCESS)
         fail("cannot start checkpoint", name);
     int nfiles = file_size(app.rank, 0) < 0 ? 0 : app.files, valid = 1;
+    /* rank 0 logs the start after the others may have left SCR_Start_output:
+     * nobody dies before it has, so the log always shows what was cut off */
+    if (step == app.die_in)
+        MPI_Barrier(MPI_COMM_WORLD);
     for (int f = 0; f < nfiles; f++) {
         if (step == app.die_in && f == nfiles / 2)
             raise(SIGKILL);

@@ -443,6 +443,8 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
         out_flush(ctx, id, flush_now);
     if (all)
         out_halt(ctx, checkpoint);
+    if (later)
+        redbg_release(ctx);
     return all ? SCR_SUCCESS : SCR_FAILURE;
 }
 

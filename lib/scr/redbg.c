@@ -22,6 +22,11 @@ struct redbg {
     double secs; /* start of output to the encode agreed */
     int ok;
     atomic_int done;
+    /* the thread waits for go: 1 when SCR_Complete_output is over, -1 when
+     * it must not run at all */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int go;
 };
 
 void redbg_init(scr_ctx_t *ctx)
@@ -65,6 +70,13 @@ static void *redbg_main(void *arg)
     struct redbg *b = arg;
     scr_ctx_t *ctx = b->ctx;
     scr_error_t err = {""};
+    pthread_mutex_lock(&b->lock);
+    while (!b->go)
+        pthread_cond_wait(&b->cond, &b->lock);
+    int go = b->go;
+    pthread_mutex_unlock(&b->lock);
+    if (go < 0)
+        return NULL;
     fault_point("redundancy.background", ctx->rank);
     char what[96];
     snprintf(what, sizeof(what),
@@ -84,6 +96,28 @@ static void *redbg_main(void *arg)
     return NULL;
 }
 
+static void redbg_go(struct redbg *b, int go)
+{
+    pthread_mutex_lock(&b->lock);
+    if (!b->go)
+        b->go = go;
+    pthread_cond_signal(&b->cond);
+    pthread_mutex_unlock(&b->lock);
+}
+
+static void redbg_free(struct redbg *b)
+{
+    pthread_mutex_destroy(&b->lock);
+    pthread_cond_destroy(&b->cond);
+    free(b);
+}
+
+void redbg_release(scr_ctx_t *ctx)
+{
+    if (ctx->redbg)
+        redbg_go(ctx->redbg, 1);
+}
+
 int redbg_start(scr_ctx_t *ctx, reddesc_t *rd, int id, double t0)
 {
     struct redbg *b = calloc(1, sizeof(*b));
@@ -95,7 +129,13 @@ int redbg_start(scr_ctx_t *ctx, reddesc_t *rd, int id, double t0)
         snprintf(b->dir, sizeof(b->dir), "%s", ctx->out.dir);
         b->t0 = t0;
         atomic_init(&b->done, 0);
+        pthread_mutex_init(&b->lock, NULL);
+        pthread_cond_init(&b->cond, NULL);
         ok = pthread_create(&b->thread, NULL, redbg_main, b) == 0;
+        if (!ok) {
+            redbg_free(b);
+            b = NULL;
+        }
     }
     int all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
@@ -104,14 +144,12 @@ int redbg_start(scr_ctx_t *ctx, reddesc_t *rd, int id, double t0)
         return 0;
     }
     if (ok) {
-        /* another rank has no thread: this one's encode cannot finish
-         * alone, and the caller is about to encode in place */
-        log_err("SCR_Complete_output: rank %d: no thread for the background "
-                "encode on some rank; aborting",
-                ctx->rank);
-        MPI_Abort(ctx->comm, 1);
+        /* another rank has no thread: this one's has not begun, and the
+         * caller encodes in place with everyone else */
+        redbg_go(b, -1);
+        pthread_join(b->thread, NULL);
+        redbg_free(b);
     }
-    free(b);
     return -1;
 }
 
@@ -119,7 +157,8 @@ int redbg_poll(scr_ctx_t *ctx, int wait)
 {
     struct redbg *b = ctx->redbg;
     if (!b)
-        return 0; /* encodes start and end collectively */
+        return 0;   /* encodes start and end collectively */
+    redbg_go(b, 1); /* SCR_Complete_output released it, unless it exited */
     if (!wait) {
         int done = atomic_load(&b->done), all;
         MPI_Allreduce(&done, &all, 1, MPI_INT, MPI_LAND, ctx->comm);
@@ -129,6 +168,6 @@ int redbg_poll(scr_ctx_t *ctx, int wait)
     pthread_join(b->thread, NULL);
     ctx->redbg = NULL;
     scr_output_settle(ctx, b->id, b->rd, b->ok, b->secs);
-    free(b);
+    redbg_free(b);
     return 0;
 }

@@ -37,10 +37,17 @@ void redbg_fini(scr_ctx_t *ctx);
 /* may dataset id's redundancy run behind SCR_Complete_output */
 int redbg_usable(const scr_ctx_t *ctx, const reddesc_t *rd);
 
-/* start the encode of dataset id (files recorded, COMPLETE=0 written);
- * t0 is when the output started.  Returns 0, or -1 when no thread could
- * start (collectively agreed: the caller then encodes in place). */
+/* start the thread for the encode of dataset id (files recorded,
+ * COMPLETE=0 written), waiting for redbg_release; t0 is when the output
+ * started.  Returns 0, or -1 when some rank could not start one
+ * (collectively agreed: the caller then encodes in place). */
 int redbg_start(scr_ctx_t *ctx, reddesc_t *rd, int id, double t0);
+
+/* let the encode begin: SCR_Complete_output calls it last, once rank 0
+ * has logged the dataset's end and every rank knows the halt verdict, so a
+ * failure in the encode always comes after the application was told its
+ * checkpoint is complete.  Local; redbg_poll releases it too. */
+void redbg_release(scr_ctx_t *ctx);
 
 /* Collective.  With wait, join the encode if one runs; without, join it
  * only if every rank's is over.  A joined encode's dataset is settled: a

@@ -5,6 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <xxhash.h>
+#ifdef SCR_HAVE_XXH_DISPATCH
+/* XXH3 through libxxhash's run-time choice of vector unit (CMakeLists.txt):
+ * the same hashes as the SSE2 build, faster where AVX2 or AVX-512 exist */
+#include <xxh_x86dispatch.h>
+#endif
 
 #include "ftiff.h"
 #include "io.h"

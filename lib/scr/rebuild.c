@@ -114,10 +114,10 @@ typedef struct {
     int id;
 } rb_hook_t;
 
-/* record arriving files in the owner's filemap before they are created */
-static int rb_record(const kvtree_t *recv, const char *dir, void *arg, scr_error_t *err)
+/* record files in the owner's filemap, COMPLETE as given */
+static int rb_add(const rb_hook_t *hk, const kvtree_t *recv, const char *dir,
+                  int complete, scr_error_t *err)
 {
-    rb_hook_t *hk = arg;
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
         kvtree_t *m = kvtree_dup(kvtree_elem_tree(e));
         char *p = NULL;
@@ -127,12 +127,19 @@ static int rb_record(const kvtree_t *recv, const char *dir, void *arg, scr_error
             return errprintf(err, "refusing unsafe file name '%s'", rel ? rel : "");
         }
         kvtree_unset(m, "PATH");
-        kvtree_util_set_int(m, "COMPLETE", 0); /* until it has arrived and checked out */
+        kvtree_util_set_int(m, "COMPLETE", complete);
         filemap_add_file(hk->ctx->filemap, hk->id, hk->ctx->rank, p, m);
         kvtree_delete(&m);
         free(p);
     }
     return filemap_write(hk->ctx->filemap_path, hk->ctx->filemap, err);
+}
+
+/* record arriving files in the owner's filemap before they are created,
+ * incomplete until they have arrived and checked out */
+static int rb_record(const kvtree_t *recv, const char *dir, void *arg, scr_error_t *err)
+{
+    return rb_add(arg, recv, dir, 0, err);
 }
 
 /* mark arrived files complete */
@@ -146,13 +153,37 @@ static void rb_complete(scr_ctx_t *ctx, int id, const kvtree_t *recv)
     }
 }
 
-/* the owner takes a copy on its own node: rename into its directory */
+/* split a holding's files: those already where the owner keeps them, the
+ * ones that must move */
+static void rb_split(const kvtree_t *h, const char *dir, kvtree_t *here, kvtree_t *moves)
+{
+    kvtree_t *all = rb_list(h);
+    int i = 0;
+    for (kvtree_elem_t *e = kvtree_first(all); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_elem_tree(e);
+        const char *src = kvtree_get_val(m, "PATH"), *rel = kvtree_get_val(m, "REL");
+        char *dst = NULL;
+        int in_place =
+            src && rel && asprintf(&dst, "%s/%s", dir, rel) >= 0 && strcmp(src, dst) == 0;
+        kvtree_setf(in_place ? here : moves, kvtree_dup(m), "%d", i++);
+        free(dst);
+    }
+    kvtree_delete(&all);
+}
+
+/* The owner takes a copy on its own node: rename into its directory.  Its
+ * own files, already in place and checked, stay recorded complete: the
+ * transfers that follow may fail, and by then their copies elsewhere are
+ * gone.  What moved is recorded complete at once, for the same reason. */
 static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *dir,
                          scr_error_t *err)
 {
-    kvtree_t *list = rb_list(h), *dests = kvtree_new();
+    kvtree_t *here = kvtree_new(), *list = kvtree_new(), *dests = kvtree_new();
     rb_hook_t hk = {ctx, id};
-    int rc = rb_record(list, dir, &hk, err);
+    rb_split(h, dir, here, list);
+    int rc = rb_add(&hk, here, dir, 1, err);
+    if (rc == 0 && kvtree_size(list))
+        rc = rb_record(list, dir, &hk, err);
     for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
         kvtree_t *m = kvtree_elem_tree(e);
         const char *src = kvtree_get_val(m, "PATH");
@@ -173,8 +204,11 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
         free(dst);
         free(parent);
     }
-    if (rc == 0)
+    if (rc == 0 && kvtree_size(dests)) {
         rb_complete(ctx, id, dests);
+        rc = filemap_write(ctx->filemap_path, ctx->filemap, err);
+    }
+    kvtree_delete(&here);
     kvtree_delete(&list);
     kvtree_delete(&dests);
     return rc;

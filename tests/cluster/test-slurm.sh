@@ -237,6 +237,8 @@ check "(a) the job got 4 nodes and a spare, and SCR_SPARES=1" has "$work/runA.ou
 check "(a) the first run used 4 nodes, not the spare" has "$work/runA.out" 'run 1 on node\[1-4\]$'
 check "(a) the job lived through node3's death" test "$(job_state "$j")" = COMPLETED
 check "(a) the first run failed" has "$work/runA.out" 'run 1 exited with status'
+# what scr run saw between the runs, whatever the checks find
+grep -E '^(scr|srun)' "$work/runA.out" | head -40 | sed 's/^/# /'
 check "(a) the relaunch left node3 out and took the spare" has "$work/runA.out" 'run 2 on node\[1-2,4-5\]'
 check "(a) the app restarted from the rebuilt cache" has "$work/runA.out" 'restart from cache: dataset [0-9]+ .*ranks rebuilt'
 check "(a) every byte verified" has "$work/runA.out" 'restarted from step\.[0-9]+, every byte verified'

@@ -26,6 +26,8 @@ base=/var/tmp/scr-demo
 user=scrtest
 "$cluster" stop "$base/cluster" 2>/dev/null || true
 rm -rf "$base"
+# whatever happens, no daemon outlives the demo (the job outputs stay in work/)
+trap '"$cluster" stop "$base/cluster" 2>/dev/null || true' EXIT
 mkdir -p "$base/work"
 chmod 755 "$base"
 if [ -n "${SCR_INSTALLED:-}" ]; then

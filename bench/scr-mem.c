@@ -60,6 +60,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
+#ifdef SCR_HAVE_XXH_DISPATCH
+#include <xxh_x86dispatch.h> /* as lib/core/ftiff.c hashes */
+#endif
 
 #include "benchutil.h"
 #include "scr.h"

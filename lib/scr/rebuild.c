@@ -114,7 +114,7 @@ typedef struct {
     int id;
 } rb_hook_t;
 
-/* record files in the owner's filemap, COMPLETE as given */
+/* add files to the owner's filemap (in memory), COMPLETE as given */
 static int rb_add(const rb_hook_t *hk, const kvtree_t *recv, const char *dir,
                   int complete, scr_error_t *err)
 {
@@ -132,14 +132,17 @@ static int rb_add(const rb_hook_t *hk, const kvtree_t *recv, const char *dir,
         kvtree_delete(&m);
         free(p);
     }
-    return filemap_write(hk->ctx->filemap_path, hk->ctx->filemap, err);
+    return 0;
 }
 
 /* record arriving files in the owner's filemap before they are created,
  * incomplete until they have arrived and checked out */
 static int rb_record(const kvtree_t *recv, const char *dir, void *arg, scr_error_t *err)
 {
-    return rb_add(arg, recv, dir, 0, err);
+    const rb_hook_t *hk = arg;
+    if (rb_add(hk, recv, dir, 0, err) < 0)
+        return -1;
+    return filemap_write(hk->ctx->filemap_path, hk->ctx->filemap, err);
 }
 
 /* mark arrived files complete */
@@ -181,9 +184,7 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
     kvtree_t *here = kvtree_new(), *list = kvtree_new(), *dests = kvtree_new();
     rb_hook_t hk = {ctx, id};
     rb_split(h, dir, here, list);
-    int rc = rb_add(&hk, here, dir, 1, err);
-    if (rc == 0 && kvtree_size(list))
-        rc = rb_record(list, dir, &hk, err);
+    int rc = rb_add(&hk, here, dir, 1, err) == 0 ? rb_record(list, dir, &hk, err) : -1;
     for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
         kvtree_t *m = kvtree_elem_tree(e);
         const char *src = kvtree_get_val(m, "PATH");
@@ -191,7 +192,7 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
         if (asprintf(&dst, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0 ||
             !(parent = strdup(dst)))
             rc = errprintf(err, "out of memory");
-        else if (strcmp(src, dst) != 0) {
+        else { /* every file in list moves (rb_split) */
             *strrchr(parent, '/') = '\0';
             if (io_mkdir_p(parent, 0700, err) < 0)
                 rc = -1;

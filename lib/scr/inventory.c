@@ -66,8 +66,19 @@ static void inv_verify(const scr_ctx_t *ctx, kvtree_t *h)
         else
             parity_ok = good;
     }
-    if (users != files)
+    if (users != files && user_ok) {
+        int id = -1;
+        kvtree_util_get_int(h, "DSET", &id);
+        if (files < 0)
+            log_warn("dataset %d, rank %d: %d files recorded, but not how many to "
+                     "expect: they will be restored from redundancy",
+                     id, owner, users);
+        else
+            log_warn("dataset %d, rank %d: %d files recorded, %d expected: they will "
+                     "be restored from redundancy",
+                     id, owner, users, files);
         user_ok = 0;
+    }
     kvtree_util_set_int(h, "USER_OK", user_ok);
     kvtree_util_set_int(h, "PARITY_OK", parity_ok);
 }

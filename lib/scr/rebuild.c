@@ -385,6 +385,12 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
         const char *host = kvtree_get_val(h, "HOST");
         kvtree_util_get_int(h, "HOLDER", &holder);
         local = host && strcmp(host, ctx->topo.hostname) == 0;
+        /* the file count goes with the first record of the files: without
+         * it a restart cannot tell a whole set of files from part of one,
+         * and a failure during the moves would lose files already home */
+        int files = 0;
+        kvtree_util_get_int(h, "FILES", &files);
+        kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", files);
     }
     kvtree_t *sends = kvtree_new();
     int my_round,
@@ -395,13 +401,9 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
     MPI_Barrier(ctx->comm);
     if (h && local && rb_move_local(ctx, id, h, dir, err) < 0)
         ok = 0;
+    fault_point("rebuild.moved", ctx->rank);
     if (rb_transfer(rb, id, rounds, sends, my_round, holder, dir, err) < 0)
         ok = 0;
-    if (h) {
-        int files = 0;
-        kvtree_util_get_int(h, "FILES", &files);
-        kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", files);
-    }
     /* what is in place is recorded complete before the copies sent go: a
      * failure later in the rebuild must find these files, not lose them */
     scr_error_t werr;

@@ -54,6 +54,7 @@
  *   fetch.copied       fetch: every file copied and checked; not protected
  *   fetch.protected    fetch: redundancy applied; COMPLETE not recorded
  *   rebuild.moved      SCR_Init: copies on their rank's node moved home; none sent
+ *   rebuild.linked     SCR_Init: the first file of such a copy linked home
  *   rebuild.block      SCR_Init: a block of a copy moved to its rank's node
  *   rebuild.half       SCR_Init: half of such a copy moved
  *   recover.block      SCR_Init, XOR/RS: first rebuilt piece of a lost rank written

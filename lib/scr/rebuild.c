@@ -174,44 +174,79 @@ static void rb_split(const kvtree_t *h, const char *dir, kvtree_t *here, kvtree_
     kvtree_delete(&all);
 }
 
-/* The owner takes a copy on its own node: rename into its directory.  Its
- * own files, already in place and checked, stay recorded complete: the
- * transfers that follow may fail, and by then their copies elsewhere are
- * gone.  What moved is recorded complete at once, for the same reason. */
+/* give src the name dst as well (a copy where a link cannot be made) */
+static int rb_link(const char *src, const char *dst, scr_error_t *err)
+{
+    if (link(src, dst) == 0)
+        return 0;
+    if (errno == EEXIST && unlink(dst) == 0 && link(src, dst) == 0)
+        return 0;
+    if (errno != EXDEV && errno != EPERM && errno != ENOTSUP)
+        return errprintf(err, "link %s to %s: %s", src, dst, strerror(errno));
+    return io_copy_file(src, dst, NULL, NULL, err) < 0 ? -1 : 0;
+}
+
+/* files of list not linked home are not complete where the filemap (in
+ * memory) says: the next write records that */
+static void rb_unmoved(scr_ctx_t *ctx, int id, const kvtree_t *list, const char *dir)
+{
+    for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_elem_tree(e), *fm;
+        char *dst = NULL;
+        if (kvtree_get(m, "MOVED") ||
+            asprintf(&dst, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0)
+            continue;
+        if ((fm = filemap_file(ctx->filemap, id, ctx->rank, dst)))
+            kvtree_util_set_int(fm, "COMPLETE", 0);
+        free(dst);
+    }
+}
+
+/* The owner takes a copy on its own node into its directory.  Its files
+ * are recorded complete at their new paths first, in one write; then each
+ * gets its new name as a hard link, and only when all have one do the old
+ * names go.  The holder's record names the old paths, so at every point
+ * one of the two records lists a whole set of files (the inventory checks
+ * each file's size and CRC32).  The owner's own files, already in place,
+ * stay recorded complete: the transfers that follow may fail, and by then
+ * the copies elsewhere are gone. */
 static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *dir,
                          scr_error_t *err)
 {
-    kvtree_t *here = kvtree_new(), *list = kvtree_new(), *dests = kvtree_new();
+    kvtree_t *here = kvtree_new(), *list = kvtree_new();
     rb_hook_t hk = {ctx, id};
     rb_split(h, dir, here, list);
-    int rc = rb_add(&hk, here, dir, 1, err) == 0 ? rb_record(list, dir, &hk, err) : -1;
+    int rc = rb_add(&hk, here, dir, 1, err) == 0 && rb_add(&hk, list, dir, 1, err) == 0
+                 ? filemap_write(ctx->filemap_path, ctx->filemap, err)
+                 : -1;
     for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
         kvtree_t *m = kvtree_elem_tree(e);
-        const char *src = kvtree_get_val(m, "PATH");
         char *dst = NULL, *parent = NULL;
         if (asprintf(&dst, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0 ||
             !(parent = strdup(dst)))
             rc = errprintf(err, "out of memory");
         else { /* every file in list moves (rb_split) */
             *strrchr(parent, '/') = '\0';
-            if (io_mkdir_p(parent, 0700, err) < 0)
-                rc = -1;
-            else if (rename(src, dst) < 0 &&
-                     (errno != EXDEV || io_copy_file(src, dst, NULL, NULL, err) < 0))
-                rc = errprintf(err, "move %s to %s: %s", src, dst, strerror(errno));
+            rc = io_mkdir_p(parent, 0700, err) < 0
+                     ? -1
+                     : rb_link(kvtree_get_val(m, "PATH"), dst, err);
         }
+        if (rc == 0 && e == kvtree_first(list))
+            fault_point("rebuild.linked", ctx->rank);
         if (rc == 0)
-            kvtree_setf(dests, NULL, "%s PATH %s", kvtree_elem_key(e), dst);
+            kvtree_util_set_int(m, "MOVED", 1);
         free(dst);
         free(parent);
     }
-    if (rc == 0 && kvtree_size(dests)) {
-        rb_complete(ctx, id, dests);
-        rc = filemap_write(ctx->filemap_path, ctx->filemap, err);
+    for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
+        const char *src = kvtree_get_val(kvtree_elem_tree(e), "PATH");
+        if (cache_path_ok(ctx, src))
+            unlink(src);
     }
+    if (rc < 0)
+        rb_unmoved(ctx, id, list, dir);
     kvtree_delete(&here);
     kvtree_delete(&list);
-    kvtree_delete(&dests);
     return rc;
 }
 

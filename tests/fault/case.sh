@@ -216,10 +216,10 @@ flow_fetch() {
 # second failure); a third run is judged
 flow_rebuild() {
 	run first "" "" 4242 -- --steps 6
-	lose node3
-	run second "$fault" "" 4242 -- --steps 6
+	lose ${LOSE:-node3}
+	run second "$fault" "${SHIFT:-}" 4242 -- --steps 6
 	wipe_lost
-	run verify "" "" 4242 -- --steps 6
+	run verify "" "${SHIFT:-}" 4242 -- --steps 6
 }
 
 # checkpoints 1-3 in cache only; the epilog on node1-4 at once with the
@@ -416,6 +416,7 @@ case "$flow" in
 ckpt | ckpt-lose | flush | fetch | rebuild | lose2 | wipeall | twojobs) ;;
 corrupt-cache | corrupt-prefix) ;;
 epilog) EPILOG_FAULT_NODES=node3 ;;
+rebuild-shift) fn=flow_rebuild LOSE=node1 SHIFT=node2:2,node3:2,node4:2,node5:2 ;;
 epilog-all) fn=flow_epilog ;;
 epilog-lost) fn=flow_epilog LOSE=node2 ;;
 unwritable) MOUNT="ro,size=1m" ;;

@@ -100,15 +100,10 @@ static void cmd_job_probe_some(cmd_job_t *j, const char *self, const nodelist_t 
     free(out);
 }
 
-/* `scr node-check` on every candidate; the ones that do not answer are down */
-static void cmd_job_probe(cmd_job_t *j, const nodelist_t *cand)
+/* one round of checks: every candidate at once, or each alone */
+static void cmd_job_probe_round(cmd_job_t *j, const char *self, const nodelist_t *cand,
+                                nodelist_t *ok)
 {
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n <= 0 || nodelist_count(cand) == 0)
-        return;
-    self[n] = '\0';
-    nodelist_t *ok = nodelist_new();
     if (!j->launcher->all_or_nothing)
         cmd_job_probe_some(j, self, cand, ok);
     /* one launch over every node fails whole when the scheduler has just
@@ -122,6 +117,28 @@ static void cmd_job_probe(cmd_job_t *j, const nodelist_t *cand)
         nodelist_append(one, nodelist_nth(cand, i));
         cmd_job_probe_some(j, self, one, ok);
         nodelist_delete(&one);
+    }
+}
+
+/* `scr node-check` on every candidate; the ones that do not answer are down */
+static void cmd_job_probe(cmd_job_t *j, const nodelist_t *cand)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0 || nodelist_count(cand) == 0)
+        return;
+    self[n] = '\0';
+    nodelist_t *ok = nodelist_new();
+    /* Right after a node died, the scheduler may refuse every new step
+     * until it has settled: a check that no node answered is asked again
+     * (three tries, 2 s apart) before the node list is kept as it is. */
+    for (int attempt = 0; attempt < 3 && nodelist_count(ok) == 0; attempt++) {
+        if (attempt > 0) {
+            fprintf(stderr, "scr: the node health check answered from no node; "
+                            "asking again in 2 s\n");
+            sleep(2);
+        }
+        cmd_job_probe_round(j, self, cand, ok);
     }
     if (nodelist_count(ok) == 0) {
         fprintf(stderr, "scr: the node health check answered from no node; "

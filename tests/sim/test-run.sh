@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test-run.sh EXAMPLE SCR: `scr run` with the mpirun adapter on simulated
 # nodes (no scheduler: SCR_JOB_NODES).  8 ranks, node5 spare, XOR.
-#  - node3 dies mid-run: the relaunch leaves it out (health check), uses the
-#    spare, restarts from the rebuilt cache, finishes; postrun scavenges
+#  - node3 dies mid-run: the relaunch leaves it out (health check, asked
+#    again when the launcher refuses the first round), uses the spare,
+#    restarts from the rebuilt cache, finishes; postrun scavenges
 #  - a node once down stays down; SCR_EXCLUDE_NODES; too few nodes for
 #    SCR_MIN_NODES stops before launching
 #  - a halt condition stops scr run and scr prerun (exit 3)
@@ -22,7 +23,22 @@ export SCR_JOB_ID=4242 SCR_LAUNCHER=mpirun SCR_JOB_NODES='node[1-5]' SCR_COPY_TY
 	SCR_FLUSH=0 SCR_RUNS=3 SCR_MPIRUN="$simnode mpirun $sim_dir -x SCR_JOB_ID -x SCR_COPY_TYPE -x SCR_FLUSH"
 run() { (cd "$pfs" && timeout 300 "$scr" run -np 8 --map-by ppr:2:node "$ex" "$@"); }
 
-run --steps 30 --every 2 --sleep-ms 300 >"$out/run" 2>&1 &
+# the first round of health checks after node3 dies finds the launcher
+# refusing every step (as a scheduler does while it settles): scr run asks
+# again instead of relaunching on the nodes it had.  Each round checks the
+# five nodes one by one (mpirun); the first round, before run 1, goes through
+cat >"$out/refusing" <<'EOF'
+#!/bin/sh
+case " $* " in *" node-check"*)
+	n=$(cat "$REFUSED" 2>/dev/null || echo 0)
+	echo $((n + 1)) >"$REFUSED"
+	[ "$n" -ge 5 ] && [ "$n" -lt 10 ] && { echo "refusing: step refused" >&2; exit 1; } ;;
+esac
+exec "$@"
+EOF
+chmod +x "$out/refusing"
+REFUSED=$out/refused SCR_MPIRUN="$out/refusing $SCR_MPIRUN" \
+	run --steps 30 --every 2 --sleep-ms 300 >"$out/run" 2>&1 &
 pid=$!
 for i in $(seq 1 400); do grep -q 'checkpoint step.8 complete' "$out/run" && break; sleep 0.25; done
 "$simnode" kill "$sim_dir" node3
@@ -32,6 +48,9 @@ rc=$?
 check "run: scr run succeeded in the end" test $rc -eq 0
 check "run: scr run and its tools are sanitizer-clean" hasnt "$out/run" 'Sanitizer|runtime error'
 check "run: the first run failed" has "$out/run" 'scr run: run 1 exited with status'
+check "run: no node answered the first health check: asked again" \
+	has "$out/run" 'health check answered from no node; asking again in 2 s'
+check "run: and then the answers came" hasnt "$out/run" 'keeping the node list as it is'
 check "run: the relaunch left node3 out and took the spare" has "$out/run" 'scr run: run 2 on node\[1-2,4-5\]'
 check "run: restarted from the rebuilt cache" has "$out/run" 'restart from cache: dataset [0-9]+ \(step\.[0-9]+\) ready, 2 ranks rebuilt'
 check "run: every byte verified, finished" has "$out/run" 'done at step 30'

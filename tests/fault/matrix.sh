@@ -101,6 +101,8 @@ echo "# $total cases, $passed passed, $lost with data lost or wrong, in $secs s"
 report() {
 	local line id res dropped
 	dropped=$(echo "$table" | awk -F"$sep" '$5 == "drop"' | grep -c .)
+	local npoints
+	npoints=$(echo "$points" | wc -w)
 	cat <<EOF
 # Fault-injection matrix
 
@@ -118,8 +120,8 @@ datasets the prefix's index marks FAILED.  A case passes when they agree,
 the fault point was reached, the expected one-line reason was printed, and
 a write the fault made fail was reported with its path and error.
 
-Coverage: not the full cross product (4 schemes x 38 points x 5 actions,
-some 750 cases: about 45 minutes here), but every fault point with every
+Coverage: not the full cross product (4 schemes x $npoints points x 5 actions,
+some $((npoints * 20)) cases: about $((npoints * 20 * secs / total / 60)) minutes at this run's pace), but every fault point with every
 meaningful action under XOR (the memory checkpoint's points under
 \`tests/sim/test-mem.sh\`), PARTNER for its copy and rebuild points, every
 scheme with the stages of \`SCR_Complete_output\` and its redundancy (exit

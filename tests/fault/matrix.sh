@@ -121,7 +121,7 @@ the fault point was reached, the expected one-line reason was printed, and
 a write the fault made fail was reported with its path and error.
 
 Coverage: not the full cross product (4 schemes x $npoints points x 5 actions,
-some $((npoints * 20)) cases: about $((npoints * 20 * secs / total / 60)) minutes at this run's pace), but every fault point with every
+some $((npoints * 20)) cases: about $((total > 0 ? npoints * 20 * secs / total / 60 : 0)) minutes at this run's pace), but every fault point with every
 meaningful action under XOR (the memory checkpoint's points under
 \`tests/sim/test-mem.sh\`), PARTNER for its copy and rebuild points, every
 scheme with the stages of \`SCR_Complete_output\` and its redundancy (exit

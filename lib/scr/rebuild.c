@@ -126,7 +126,9 @@ static int rb_add(const rb_hook_t *hk, const kvtree_t *recv, const char *dir,
             kvtree_delete(&m);
             return errprintf(err, "refusing unsafe file name '%s'", rel ? rel : "");
         }
+        /* where the file is and goes (rb_split): not part of its record */
         kvtree_unset(m, "PATH");
+        kvtree_unset(m, "DST");
         kvtree_util_set_int(m, "COMPLETE", complete);
         filemap_add_file(hk->ctx->filemap, hk->id, hk->ctx->rank, p, m);
         kvtree_delete(&m);
@@ -157,7 +159,7 @@ static void rb_complete(scr_ctx_t *ctx, int id, const kvtree_t *recv)
 }
 
 /* split a holding's files: those already where the owner keeps them, the
- * ones that must move */
+ * ones that must move (with DST, where they go) */
 static void rb_split(const kvtree_t *h, const char *dir, kvtree_t *here, kvtree_t *moves)
 {
     kvtree_t *all = rb_list(h);
@@ -168,7 +170,9 @@ static void rb_split(const kvtree_t *h, const char *dir, kvtree_t *here, kvtree_
         char *dst = NULL;
         int in_place =
             src && rel && asprintf(&dst, "%s/%s", dir, rel) >= 0 && strcmp(src, dst) == 0;
-        kvtree_setf(in_place ? here : moves, kvtree_dup(m), "%d", i++);
+        kvtree_t *c = kvtree_setf(in_place ? here : moves, kvtree_dup(m), "%d", i++);
+        if (!in_place && dst)
+            kvtree_util_set_str(c, "DST", dst);
         free(dst);
     }
     kvtree_delete(&all);
@@ -188,17 +192,16 @@ static int rb_link(const char *src, const char *dst, scr_error_t *err)
 
 /* files of list not linked home are not complete where the filemap (in
  * memory) says: the next write records that */
-static void rb_unmoved(scr_ctx_t *ctx, int id, const kvtree_t *list, const char *dir)
+static void rb_unmoved(scr_ctx_t *ctx, int id, const kvtree_t *list)
 {
     for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
-        kvtree_t *m = kvtree_elem_tree(e), *fm;
-        char *dst = NULL;
-        if (kvtree_get(m, "MOVED") ||
-            asprintf(&dst, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0)
-            continue;
-        if ((fm = filemap_file(ctx->filemap, id, ctx->rank, dst)))
+        kvtree_t *m = kvtree_elem_tree(e);
+        const char *dst = kvtree_get_val(m, "DST");
+        kvtree_t *fm = dst && !kvtree_get(m, "MOVED")
+                           ? filemap_file(ctx->filemap, id, ctx->rank, dst)
+                           : NULL;
+        if (fm)
             kvtree_util_set_int(fm, "COMPLETE", 0);
-        free(dst);
     }
 }
 
@@ -221,9 +224,9 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
                  : -1;
     for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
         kvtree_t *m = kvtree_elem_tree(e);
-        char *dst = NULL, *parent = NULL;
-        if (asprintf(&dst, "%s/%s", dir, kvtree_get_val(m, "REL")) < 0 ||
-            !(parent = strdup(dst)))
+        const char *dst = kvtree_get_val(m, "DST");
+        char *parent = dst ? strdup(dst) : NULL;
+        if (!parent)
             rc = errprintf(err, "out of memory");
         else { /* every file in list moves (rb_split) */
             *strrchr(parent, '/') = '\0';
@@ -235,7 +238,6 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
             fault_point("rebuild.linked", ctx->rank);
         if (rc == 0)
             kvtree_util_set_int(m, "MOVED", 1);
-        free(dst);
         free(parent);
     }
     for (kvtree_elem_t *e = kvtree_first(list); rc == 0 && e; e = kvtree_elem_next(e)) {
@@ -244,7 +246,7 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
             unlink(src);
     }
     if (rc < 0)
-        rb_unmoved(ctx, id, list, dir);
+        rb_unmoved(ctx, id, list);
     kvtree_delete(&here);
     kvtree_delete(&list);
     return rc;

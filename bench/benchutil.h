@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 static inline double bench_now(void)
@@ -23,6 +24,37 @@ static inline double bench_slowest(double t)
     double m;
     MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return m;
+}
+
+/* The network baseline: files times per bytes from buf to the same rank
+ * of the next node, in 16 MiB messages; the slowest rank's seconds.  That
+ * is a partner copy's traffic, and no fewer bytes than an XOR encode must
+ * send off a node (every byte of a lost node comes back from what left
+ * it). */
+static inline double bench_net_sendrecv(const char *buf, size_t per, int files)
+{
+    MPI_Comm node;
+    int local, rank, ranks, piece = 16 << 20;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    int to = (rank + local) % ranks, from = (rank - local + ranks) % ranks;
+    char *in = malloc((size_t)piece);
+    if (!in)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    for (int f = 0; f < files; f++)
+        for (size_t off = 0; off < per; off += (size_t)piece) {
+            int n = per - off < (size_t)piece ? (int)(per - off) : piece;
+            MPI_Sendrecv(buf + off, n, MPI_BYTE, to, 7, in, n, MPI_BYTE, from, 7,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    double t = bench_slowest(bench_now() - t0);
+    free(in);
+    return t;
 }
 
 /* what every JSON line of one launch says besides the metric */

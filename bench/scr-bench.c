@@ -181,30 +181,6 @@ static double cp_out(void)
     return t;
 }
 
-/* the network baseline: the checkpoint's bytes to the same rank of the next
- * node (a partner copy's traffic; an XOR or RS encode moves as much) */
-static double net_sendrecv(const char *buf, size_t per)
-{
-    MPI_Comm node;
-    int local, piece = 16 << 20;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
-    int to = (b.rank + local) % b.ranks, from = (b.rank - local + b.ranks) % b.ranks;
-    char *in = malloc((size_t)piece);
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = bench_now();
-    for (long long f = 0; f < b.files; f++)
-        for (size_t off = 0; off < per; off += (size_t)piece) {
-            int n = per - off < (size_t)piece ? (int)(per - off) : piece;
-            MPI_Sendrecv(buf + off, n, MPI_BYTE, to, 7, in, n, MPI_BYTE, from, 7,
-                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        }
-    double t = bench_slowest(bench_now() - t0);
-    free(in);
-    return t;
-}
-
 static double need_latency(void)
 {
     int flag;
@@ -239,7 +215,7 @@ static void phase_ckpt(double t_init)
     }
     double net[MAXREPS], over[MAXREPS];
     for (int i = 0; i < b.reps; i++)
-        net[i] = net_sendrecv(buf, per);
+        net[i] = bench_net_sendrecv(buf, per, b.files);
     double need = need_latency(), t0 = bench_now();
     SCR_Finalize();
     double fin = bench_slowest(bench_now() - t0), flush[MAXREPS], bw[MAXREPS];

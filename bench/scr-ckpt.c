@@ -22,7 +22,10 @@
  * Rank 0 appends one JSON line (raw samples) per metric to FILE, phase
  * "whole.NAME": ckpt_whole (s), ckpt_bw (aggregate GB/s), the slowest
  * rank's start_output, route_and_write and complete_output (s), init and
- * finalize (s); and when the prefix's event log (SCR_LOG_ENABLE=1) has
+ * finalize (s); net_sendrecv (s): after SCR_Finalize, with no library
+ * work left, the checkpoint's bytes sent to the same rank of the next node,
+ * once per repetition (the report's floor for a scheme, bench/README.md);
+ * and when the prefix's event log (SCR_LOG_ENABLE=1) has
  * REDUNDANCY_END events, redundancy_bg: each background encode's end,
  * seconds after its SCR_Start_output.
  */
@@ -202,7 +205,9 @@ int main(int argc, char **argv)
     MPI_Allreduce(&extra, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     t0 = bench_now();
     SCR_Finalize();
-    double fin = bench_slowest(bench_now() - t0);
+    double fin = bench_slowest(bench_now() - t0), net[MAXREPS];
+    for (int i = 0; i < c.reps; i++)
+        net[i] = bench_net_sendrecv(buf, per, c.files);
     emit("ckpt_whole", secs, c.reps, "s");
     emit("ckpt_bw", bw, c.reps, "GB/s");
     emit("start_output", part[0], c.reps, "s");
@@ -212,6 +217,7 @@ int main(int argc, char **argv)
     emit("init", &init, 1, "s");
     emit("finalize", &fin, 1, "s");
     emit("extra_mem_per_rank", &most, 1, "MiB");
+    emit("net_sendrecv", net, c.reps, "s");
     double bg[MAXREPS];
     int nbg = c.rank == 0 ? bg_seconds(bg, MAXREPS) : 0;
     if (nbg > 0)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# test-bench.sh BUILD: bench/run --tiny, so the benchmark never rots, and
+# its comparison with another SCR (--against) end to end.  The "other" SCR
+# is this build, seen through an install-like directory (include/scr.h,
+# lib/libscr.so), since LLNL SCR is not on the test machines.  No timing is
+# asserted: the test checks that every figure the report derives from the
+# launches is there.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$1
+other=$(mktemp -d "${SCR_SIM_BASE:-/var/tmp}/scr-bench-other.XXXXXX")
+out=$other/out results=$other/results
+trap 'rm -rf "$other"' EXIT
+mkdir -p "$other/include" "$other/lib"
+ln -s "$top/lib/include/scr.h" "$other/include/scr.h"
+for f in "$build"/lib/scr/libscr.so*; do ln -s "$f" "$other/lib/${f##*/}"; done
+pass=0 fail=0
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); echo "ok - $name"
+	else fail=$((fail + 1)); echo "not ok - $name"; fi
+}
+
+BENCH_RESULTS=$results "$top/bench/run" --tiny --build "$build" --against "$other" \
+	--rounds 1 >"$out" 2>&1
+check "bench/run --tiny --against succeeds" test $? = 0
+for s in SINGLE XOR4; do
+	check "$s: both libraries' bandwidth and their ratio" \
+		grep -Eq "^  $s +ours +[0-9.]+ +LLNL +[0-9.]+ +ratio +[0-9.]+" "$out"
+done
+check "SINGLE: the floor is the writes alone" \
+	grep -Eq "floor [0-9.]+ s \(the writes, then 0.00x net_sendrecv [0-9.]+ s\)" "$out"
+check "XOR4: the floor adds the bytes that leave a node" \
+	grep -Eq "floor [0-9.]+ s \(the writes, then 1.00x net_sendrecv [0-9.]+ s\): no library beats [0-9.]+x" "$out"
+check "results.json records the best ratio per scheme" \
+	test "$(grep -c '"metric":"best_over_llnl"' "$results/results.json")" = 2
+check "each launch measured the network" \
+	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"net_sendrecv"' \
+		"$results/results.json")" = 4
+[ "$fail" = 0 ] || tail -40 "$out"
+echo "# $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -33,7 +33,9 @@
 #include "scr_mem.h"
 #include "units.h"
 
-#define MEM_PIECE (1 << 20) /* bytes hashed then written at a time */
+/* bytes hashed then written at a time: small enough that write() finds
+ * the piece the hash just read still in a core's L2 (bench/README.md) */
+#define MEM_PIECE (256 << 10)
 
 struct mem_state *mem_get(scr_ctx_t *ctx)
 {

@@ -5,8 +5,7 @@
 # lib/libscr.so), since LLNL SCR is not on the test machines.  No timing is
 # asserted: the test checks that every figure the report derives from the
 # launches is there.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 top=$(cd "$here/../.." && pwd)
 build=$1
 other=$(mktemp -d "${SCR_SIM_BASE:-/var/tmp}/scr-bench-other.XXXXXX")
@@ -15,14 +14,6 @@ trap 'rm -rf "$other"' EXIT
 mkdir -p "$other/include" "$other/lib"
 ln -s "$top/lib/include/scr.h" "$other/include/scr.h"
 for f in "$build"/lib/scr/libscr.so*; do ln -s "$f" "$other/lib/${f##*/}"; done
-pass=0 fail=0
-check() {
-	local name=$1
-	shift
-	if "$@"; then pass=$((pass + 1)); echo "ok - $name"
-	else fail=$((fail + 1)); echo "not ok - $name"; fi
-}
-
 BENCH_RESULTS=$results "$top/bench/run" --tiny --build "$build" --against "$other" \
 	--rounds 1 >"$out" 2>&1
 check "bench/run --tiny --against succeeds" test $? = 0
@@ -40,5 +31,4 @@ check "each launch measured the network" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"net_sendrecv"' \
 		"$results/results.json")" = 4
 [ "$fail" = 0 ] || tail -40 "$out"
-echo "# $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# test-bench.sh BUILD: bench/run --tiny, so the benchmark never rots, and
+# test-bench.sh BUILD [CC [CFLAGS]]: bench/run --tiny, so the benchmark never rots, and
 # its comparison with another SCR (--against) end to end.  The "other" SCR
 # is this build, seen through an install-like directory (include/scr.h,
 # lib/libscr.so), since LLNL SCR is not on the test machines.  No timing is
 # asserted: the test checks that every figure the report derives from the
-# launches is there.
+# launches is there.  CC and CFLAGS build the --against client as the
+# library was built (a sanitized build needs both).
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$here/../.." && pwd)
 build=$1
+[ -z "${2:-}" ] || export OMPI_CC=$2
+export BENCH_CFLAGS=${3:-}
 other=$(mktemp -d "${SCR_SIM_BASE:-/var/tmp}/scr-bench-other.XXXXXX")
 out=$other/out results=$other/results
 trap 'rm -rf "$other"' EXIT

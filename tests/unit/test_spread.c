@@ -1,0 +1,176 @@
+/* test_spread.c - the RS code of spread.h without MPI: every member encodes
+ * its slices and the receivers their parity; then for every pattern of up
+ * to m lost members the survivors solve for the lost slices, the lost
+ * members decode their chunks and encode their parity again, and all of it
+ * must equal what was lost.  More than m lost must be refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spread.h"
+#include "tap.h"
+
+#define CH 101 /* bytes per chunk: odd, off any alignment */
+
+typedef struct {
+    int n, m, k;
+    unsigned char chunk[16][16][CH]; /* [member][chunk] */
+    unsigned char slice[16][16][CH]; /* [member][slice]: member's own slices */
+    unsigned char parity[16][16][CH];
+} set_t;
+
+static int mod(int a, int n)
+{
+    return ((a % n) + n) % n;
+}
+
+/* member i's n-1 slices from its chunks */
+static void slices_of(const spread_code_t *c, set_t *s, int i)
+{
+    unsigned char *in[16], *out[16];
+    for (int q = 0; q < c->k; q++) {
+        memcpy(s->slice[i][q], s->chunk[i][q], CH);
+        in[q] = s->chunk[i][q];
+    }
+    for (int x = 0; x < c->m - 1; x++)
+        out[x] = s->slice[i][c->k + x];
+    spread_inner(c, CH, in, out);
+}
+
+/* member j's parity from the slices it receives */
+static void parity_of(const spread_code_t *c, set_t *s, int j, unsigned char out[][CH])
+{
+    unsigned char *in[16], *o[16];
+    for (int d = 1; d < c->n; d++) {
+        int i = mod(j - d, c->n);
+        in[d - 1] = s->slice[i][spread_slice_of(c, j, i)];
+        if (spread_dest(c, i, spread_slice_of(c, j, i)) != j)
+            diag("slice numbering is inconsistent");
+    }
+    for (int p = 0; p < c->m; p++)
+        o[p] = out[p];
+    spread_outer(c, CH, in, o);
+}
+
+static void encode(const spread_code_t *c, set_t *s)
+{
+    for (int i = 0; i < c->n; i++)
+        slices_of(c, s, i);
+    for (int j = 0; j < c->n; j++)
+        parity_of(c, s, j, s->parity[j]);
+}
+
+/* recover the lost members of w (chunks and parity wiped) */
+static int recover(const spread_code_t *c, set_t *w, const int *lost)
+{
+    static unsigned char got[16][16][CH]; /* [lost member][slice number] */
+    for (int j = 0; j < c->n; j++) {      /* survivors solve */
+        if (lost[j])
+            continue;
+        spread_solve_t sv;
+        if (spread_solve_plan(c, lost, j, &sv) < 0)
+            return -1;
+        unsigned char *in[64], *out[32];
+        for (int p = 0; p < sv.nlost; p++)
+            in[p] = w->parity[j][p];
+        for (int l = 0; l < sv.nsrc; l++) {
+            int i = mod(j - sv.src_d[l], c->n);
+            in[sv.nlost + l] = w->slice[i][sv.src_d[l] - 1];
+        }
+        for (int x = 0; x < sv.nlost; x++)
+            out[x] = got[mod(j - sv.lost_d[x], c->n)][sv.lost_d[x] - 1];
+        spread_solve(&sv, CH, in, out);
+        spread_solve_free(&sv);
+    }
+    for (int a = 0; a < c->n; a++) { /* the lost decode */
+        if (!lost[a])
+            continue;
+        spread_decode_t dp;
+        if (spread_decode_plan(c, lost, a, &dp) < 0)
+            return -1;
+        unsigned char *in[16], *out[16];
+        for (int x = 0; x < c->k; x++) {
+            in[x] = got[a][dp.chosen[x]];
+            if (dp.chosen[x] < c->k)
+                memcpy(w->chunk[a][dp.chosen[x]], in[x], CH);
+        }
+        for (int y = 0; y < dp.ntargets; y++)
+            out[y] = w->chunk[a][dp.targets[y]];
+        spread_decode(c, &dp, CH, in, out);
+        spread_decode_free(&dp);
+        slices_of(c, w, a);
+    }
+    for (int a = 0; a < c->n; a++) /* and encode their parity again */
+        if (lost[a])
+            parity_of(c, w, a, w->parity[a]);
+    return 0;
+}
+
+static int check_all_losses(int n, int m)
+{
+    static set_t orig, work;
+    spread_code_t c;
+    if (spread_init(&c, n, m) < 0)
+        return 0;
+    memset(&orig, 0, sizeof(orig));
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < c.k; q++)
+            for (int b = 0; b < CH; b++)
+                orig.chunk[i][q][b] = (unsigned char)rand();
+    encode(&c, &orig);
+    int good = 1, lost[16];
+    for (int mask = 1; mask < (1 << n) && good; mask++) {
+        int count = __builtin_popcount((unsigned)mask);
+        for (int i = 0; i < n; i++)
+            lost[i] = (mask >> i) & 1;
+        work = orig;
+        for (int i = 0; i < n; i++)
+            if (lost[i]) {
+                memset(work.chunk[i], 0, sizeof(work.chunk[i]));
+                memset(work.slice[i], 0, sizeof(work.slice[i]));
+                memset(work.parity[i], 0, sizeof(work.parity[i]));
+            }
+        int rc = count < n ? recover(&c, &work, lost) : -1;
+        if (count <= m)
+            good = rc == 0 && memcmp(&work, &orig, sizeof(work)) == 0;
+        else
+            good = rc < 0;
+        if (!good)
+            diag("n=%d m=%d mask=0x%x: rc %d", n, m, mask, rc);
+    }
+    spread_free(&c);
+    return good;
+}
+
+/* the slices of a member reach every other member exactly once */
+static int check_numbering(int n, int m)
+{
+    spread_code_t c;
+    if (spread_init(&c, n, m) < 0)
+        return 0;
+    int good = 1;
+    for (int i = 0; i < n; i++) {
+        int seen[16] = {0};
+        for (int u = 0; u < n - 1; u++) {
+            int j = spread_dest(&c, i, u);
+            good = good && j != i && !seen[j] && spread_slice_of(&c, j, i) == u;
+            seen[j] = 1;
+        }
+    }
+    spread_free(&c);
+    return good;
+}
+
+int main(void)
+{
+    srand(7);
+    for (int n = 2; n <= 10; n++)
+        for (int m = 1; m < n && m <= 4; m++) {
+            ok(check_numbering(n, m), "n=%d m=%d: each slice to one other member", n, m);
+            ok(check_all_losses(n, m), "n=%d m=%d: every loss of up to m rebuilt", n, m);
+        }
+    spread_code_t c;
+    ok(spread_init(&c, 4, 4) < 0, "m = n refused");
+    ok(spread_init(&c, 1, 1) < 0, "a set of one refused");
+    ok(spread_init(&c, 200, 60) < 0, "n + m over 256 refused");
+    return done_testing();
+}

@@ -15,6 +15,7 @@
 #include "io.h"
 #include "path.h"
 #include "progress.h"
+#include "spread.h"
 
 #define ECFILE_PIECE (1u << 20)
 
@@ -32,7 +33,9 @@ typedef struct {
 typedef struct {
     int n, m, k;
     uint64_t chunk;
+    int spread; /* CODE SPREAD (spread.h), else the stripes of ec.h */
     ec_code_t code;
+    spread_code_t sp;
     member_t *mem;
     const char *dsetdir;
 } ecset_t;
@@ -56,6 +59,7 @@ static void ecset_free(ecset_t *e)
     }
     free(e->mem);
     ec_code_free(&e->code);
+    spread_free(&e->sp);
 }
 
 /* open (or, for a lost member, create) the member's application files */
@@ -145,9 +149,14 @@ static int ecset_load(ecset_t *e, const kvtree_t *set, scr_error_t *err)
     const char *type = kvtree_get_val(ref, "TYPE");
     kvtree_util_get_int(ref, "FAILURES", &e->m);
     kvtree_util_get_u64(ref, "CHUNK", &e->chunk);
+    const char *code = kvtree_get_val(ref, "CODE");
     e->k = e->n - e->m;
+    e->spread = code && strcmp(code, EC_CODE_SPREAD) == 0;
+    if (code && !e->spread)
+        return errprintf(err, "redundancy header names an unknown CODE %s", code);
     if (e->m < 1 || e->k < 1 || e->chunk == 0 || !type ||
-        ec_code_init(&e->code, e->n, e->m, strcmp(type, "XOR") == 0) < 0)
+        (e->spread ? spread_init(&e->sp, e->n, e->m)
+                   : ec_code_init(&e->code, e->n, e->m, strcmp(type, "XOR") == 0)) < 0)
         return errprintf(err, "bad redundancy header (TYPE, FAILURES, CHUNK)");
     for (int s = 0; s < e->n; s++) {
         member_t *x = &e->mem[s];
@@ -261,6 +270,145 @@ static int ecset_decode(ecset_t *e, const ec_plan_t *plans, scr_error_t *err)
     return rc;
 }
 
+/* ---- RS sets of spread.h: every slice a survivor sent, solved at each
+ * survivor for the slices of the lost, decoded at each lost member ---- */
+
+typedef struct {
+    int len;
+    unsigned char *sl;   /* n x n-1 slots: member's slice u */
+    unsigned char *got;  /* n x n-1 slots: a lost member's slice u, solved */
+    unsigned char *par;  /* m slots */
+    unsigned char *dec;  /* k slots */
+    spread_solve_t *sv;  /* per survivor */
+    spread_decode_t *dp; /* per lost member, in set order */
+} spwork_t;
+
+static unsigned char *sp_slot(const ecset_t *e, unsigned char *buf, int member, int u,
+                              int len)
+{
+    return buf + ((size_t)member * (size_t)(e->n - 1) + (size_t)u) * (size_t)len;
+}
+
+/* survivor l's slices of the piece at off */
+static int sp_slices(ecset_t *e, spwork_t *w, int l, uint64_t off, int len,
+                     scr_error_t *err)
+{
+    unsigned char *chunks[256], *outs[32];
+    for (int q = 0; q < e->k; q++) {
+        chunks[q] = sp_slot(e, w->sl, l, q, len);
+        if (io_read_pad_n(&e->mem[l].cat, chunks[q], (size_t)len,
+                          (uint64_t)q * e->chunk + off, err) < 0)
+            return -1;
+    }
+    for (int x = 0; x < e->m - 1; x++)
+        outs[x] = sp_slot(e, w->sl, l, e->k + x, len);
+    spread_inner(&e->sp, len, chunks, outs);
+    return 0;
+}
+
+/* survivor j: the slices the lost members had sent it */
+static int sp_solve(ecset_t *e, spwork_t *w, int j, uint64_t off, int len,
+                    scr_error_t *err)
+{
+    const spread_solve_t *sv = &w->sv[j];
+    member_t *x = &e->mem[j];
+    unsigned char *ins[512], *outs[32];
+    for (int p = 0; p < sv->nlost; p++) {
+        ins[p] = w->par + (size_t)p * (size_t)len;
+        off_t at = (off_t)(x->off + (uint64_t)p * e->chunk + off);
+        if (io_pread_full(x->redfd, ins[p], (size_t)len, at) != (ssize_t)len)
+            return errprintf(err, "redundancy file of rank %d is truncated", x->rank);
+    }
+    for (int l = 0; l < sv->nsrc; l++)
+        ins[sv->nlost + l] =
+            sp_slot(e, w->sl, (j + e->n - sv->src_d[l]) % e->n, sv->src_d[l] - 1, len);
+    for (int y = 0; y < sv->nlost; y++)
+        outs[y] =
+            sp_slot(e, w->got, (j + e->n - sv->lost_d[y]) % e->n, sv->lost_d[y] - 1, len);
+    spread_solve(sv, len, ins, outs);
+    return 0;
+}
+
+/* lost member a: its chunks from the solved slices, written */
+static int sp_write(ecset_t *e, spwork_t *w, int a, const spread_decode_t *dp,
+                    uint64_t off, int len, scr_error_t *err)
+{
+    unsigned char *ins[256], *outs[256], *chunk[256];
+    for (int x = 0; x < e->k; x++)
+        ins[x] = sp_slot(e, w->got, a, dp->chosen[x], len);
+    for (int q = 0; q < e->k; q++)
+        chunk[q] = sp_slot(e, w->got, a, q, len);
+    for (int y = 0; y < dp->ntargets; y++)
+        outs[y] = chunk[dp->targets[y]] = w->dec + (size_t)y * (size_t)len;
+    spread_decode(&e->sp, dp, len, ins, outs);
+    for (int q = 0; q < e->k; q++)
+        if (io_write_pad_n(&e->mem[a].cat, chunk[q], (size_t)len,
+                           (uint64_t)q * e->chunk + off, err) < 0)
+            return -1;
+    return 0;
+}
+
+static void sp_free(const ecset_t *e, spwork_t *w)
+{
+    for (int j = 0; w->sv && j < e->n; j++)
+        spread_solve_free(&w->sv[j]);
+    for (int a = 0; w->dp && a < e->m; a++)
+        spread_decode_free(&w->dp[a]);
+    free(w->sv);
+    free(w->dp);
+    free(w->sl);
+    free(w->got);
+    free(w->par);
+    free(w->dec);
+}
+
+static int sp_init(const ecset_t *e, spwork_t *w, const int *lost)
+{
+    /* two n x n-1 slot arrays within 64 MiB */
+    size_t per = 2 * (size_t)e->n * (size_t)(e->n - 1), len = ((size_t)64 << 20) / per;
+    len = len > ECFILE_PIECE ? ECFILE_PIECE : len < 4096 ? 4096 : len & ~(size_t)63;
+    w->len = (int)(e->chunk < len ? e->chunk : len);
+    size_t slots = (size_t)e->n * (size_t)(e->n - 1) * (size_t)w->len;
+    w->sl = malloc(slots);
+    w->got = malloc(slots);
+    w->par = malloc((size_t)e->m * (size_t)w->len);
+    w->dec = malloc((size_t)e->k * (size_t)w->len);
+    w->sv = calloc((size_t)e->n, sizeof(*w->sv));
+    w->dp = calloc((size_t)e->m, sizeof(*w->dp));
+    if (!w->sl || !w->got || !w->par || !w->dec || !w->sv || !w->dp)
+        return -1;
+    for (int j = 0, a = 0; j < e->n; j++)
+        if (lost[j] ? spread_decode_plan(&e->sp, lost, j, &w->dp[a++])
+                    : spread_solve_plan(&e->sp, lost, j, &w->sv[j]))
+            return -1;
+    return 0;
+}
+
+static int ecset_spread_decode(ecset_t *e, const int *lost, scr_error_t *err)
+{
+    spwork_t w;
+    memset(&w, 0, sizeof(w));
+    int rc = sp_init(e, &w, lost) < 0 ? errprintf(err, "out of memory") : 0;
+    progress_t prog;
+    progress_begin(&prog, e->chunk, "rebuild in %s", e->dsetdir);
+    for (uint64_t off = 0; rc == 0 && off < e->chunk; off += (uint64_t)w.len) {
+        int len = e->chunk - off < (uint64_t)w.len ? (int)(e->chunk - off) : w.len;
+        for (int l = 0; rc == 0 && l < e->n; l++)
+            if (!lost[l])
+                rc = sp_slices(e, &w, l, off, len, err);
+        for (int j = 0; rc == 0 && j < e->n; j++)
+            if (!lost[j])
+                rc = sp_solve(e, &w, j, off, len, err);
+        for (int a = 0, x = 0; rc == 0 && a < e->n; a++)
+            if (lost[a])
+                rc = sp_write(e, &w, a, &w.dp[x++], off, len, err);
+        progress_set(&prog, off + (uint64_t)len);
+    }
+    progress_end(&prog);
+    sp_free(e, &w);
+    return rc;
+}
+
 /* sync the rebuilt files, check each against its recorded CRC32 and
  * describe the rank for its .scrfilemap */
 static int ecset_finish(ecset_t *e, member_t *x, kvtree_t *rebuilt, scr_error_t *err)
@@ -306,7 +454,9 @@ int ecfile_rebuild(const char *dsetdir, const kvtree_t *set, kvtree_t *rebuilt,
     if (rc == 0 && !plans)
         rc = errprintf(err, "out of memory");
     if (rc == 0 && nlost > 0) {
-        if (ec_plan_create(&e.code, lost, plans) < 0)
+        if (e.spread)
+            rc = ecset_spread_decode(&e, lost, err);
+        else if (ec_plan_create(&e.code, lost, plans) < 0)
             rc = errprintf(err, "no decoding plan for the lost members");
         else {
             rc = ecset_decode(&e, plans, err);

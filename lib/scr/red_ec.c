@@ -1,16 +1,18 @@
 /* red_ec.c - XOR and Reed-Solomon sets over MPI (guide 2.11)
  *
- * Encoding is a reduce-scatter: for each piece of the chunks, every process
- * multiplies each of its data chunks by the code coefficients, places the
- * products in the slots of the processes holding that stripe's parity, and
- * a ring reduce-scatter of XOR (addition in GF(2^8); ring.h) leaves each
- * process its m parity pieces.  Recovery is the same with decode
- * coefficients: survivors send products to the lost processes' slots.  Every
- * file is read once and every redundancy byte written once per operation.
+ * XOR encoding is a reduce-scatter: for each piece of the chunks, every
+ * process places its data chunks in the slots of the processes holding
+ * their stripes' parity, and a ring reduce-scatter of XOR (ring.h) leaves
+ * each process its parity piece (ecpipe.h runs the pieces).  Recovery is
+ * the same with decode coefficients: survivors send products to the lost
+ * processes' slots.  RS sets use the code of spread.h instead (red_rs.c);
+ * this file keeps what both share: the redundancy file, its header and
+ * CRCs, and who takes part in a recovery.  Every file is read once and
+ * every redundancy byte written once per operation.
  *
  * Redundancy file: a kvtree file image (the header of guide 2.11.2: DSET,
  * RANKS, GROUP, CHUNK, CURRENT, PARTNER, and for RS PARTNERS for the further
- * left neighbours) followed by m chunks of CHUNK bytes.
+ * left neighbours and CODE) followed by m chunks of CHUNK bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,7 @@
 #include "crcseg.h"
 #include "ec.h"
 #include "ec_file.h"
+#include "ecpipe.h"
 #include "fault.h"
 #include "filemap.h"
 #include "filepool.h"
@@ -31,29 +34,13 @@
 #include "kvtree_mpi.h"
 #include "log.h"
 #include "red.h"
-#include "ring.h"
-#include "worker.h"
+#include "red_rs.h"
 #include "xfer.h"
-
-typedef struct {
-    ec_code_t code;
-    int i, n, m, k;
-    uint64_t chunk;
-    kvtree_t *metas;   /* "<set rank>" -> CURRENT of that member */
-    xfer_open_t files; /* my user files */
-    int pfd;           /* my redundancy file */
-    uint64_t data_off; /* where its chunks start */
-    uint32_t hcrc;     /* CRC32 of the header */
-    crcseg_t pcrc;     /* CRC32 of the chunks as they are written */
-    crcseg_t ucrc;     /* CRC32 of user files as the encode reads them, or as
-                          a recovery writes them */
-    char ppath[4200];
-    int rank; /* mine in the world, for the fault points */
-} ec_job_t;
 
 static void ec_job_free(ec_job_t *j)
 {
     ec_code_free(&j->code);
+    spread_free(&j->sp);
     crcseg_free(&j->pcrc);
     crcseg_free(&j->ucrc);
     kvtree_delete(&j->metas);
@@ -73,7 +60,10 @@ static int ec_job_init(ec_job_t *j, const reddesc_t *rd, const char *dsetdir)
     snprintf(j->ppath, sizeof(j->ppath), "%s/%d_of_%d_in_%d.%s", dsetdir,
              rd->set_rank + 1, rd->set_size, rd->set_id,
              rd->type == RED_XOR ? "xor" : "rs");
-    return ec_code_init(&j->code, j->n, j->m, rd->type == RED_XOR);
+    j->spread = rd->type != RED_XOR;
+    if (j->spread)
+        return spread_init(&j->sp, j->n, j->m);
+    return ec_code_init(&j->code, j->n, j->m, 1);
 }
 
 /* CURRENT: RANK, FILES, FILE <i> meta (without local PATH) */
@@ -101,6 +91,8 @@ static kvtree_t *ec_header(const scr_ctx_t *ctx, const reddesc_t *rd, const ec_j
     kvtree_set(h, "DSET", kvtree_dup(dset));
     kvtree_util_set_int(h, "RANKS", ctx->ranks);
     kvtree_util_set_str(h, "TYPE", desc_type_name(rd->type));
+    if (j->spread)
+        kvtree_util_set_str(h, "CODE", EC_CODE_SPREAD);
     kvtree_util_set_int(h, "FAILURES", j->m);
     kvtree_t *g = kvtree_set(h, "GROUP", NULL);
     kvtree_util_set_int(g, "RANKS", j->n);
@@ -179,199 +171,27 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
     return 0;
 }
 
-/* The piece pipeline shared by encode and recovery: prepare a piece (read
- * and multiply into a send buffer), the ring reduce-scatter, finish it
- * (write what the ring returned).  A worker thread finishes piece p-1 and
- * prepares piece p+1 while this thread runs the ring for piece p, so files
- * and network are busy at once; two send and two receive buffers take
- * turns.  Only this thread calls MPI. */
-typedef struct ec_pipe ec_pipe_t;
-typedef int (*ec_stage_fn)(ec_pipe_t *pp, uint64_t off, int len, unsigned char *buf,
-                           scr_error_t *err);
-struct ec_pipe {
-    ec_job_t *j;
-    int len; /* bytes per piece; the last may be shorter */
-    int pieces;
-    size_t units[256]; /* process r's block is units[r] piece lengths */
-    unsigned char *send[2], *recv[2], *data;
-    ec_stage_fn prepare, finish;
-    const void *plan; /* recovery: ec_lost_t */
-    int overlap;      /* the worker runs on its own thread (scr_ctx.h) */
-    int prep, fin;    /* the worker's task: pieces, -1 for none */
-    int rc;
-    scr_error_t *err;
-    double read, mul, comm, write, wait; /* seconds, reported at SCR_DEBUG=2 */
-};
-
-/* bytes in piece p: pp->len, less for the last */
-static int ec_pipe_len(const ec_pipe_t *pp, int p)
-{
-    uint64_t left = pp->j->chunk - (uint64_t)p * (uint64_t)pp->len;
-    return left < (uint64_t)pp->len ? (int)left : pp->len;
-}
-
-static void ec_pipe_stage(ec_pipe_t *pp, ec_stage_fn fn, int piece, unsigned char *buf)
-{
-    uint64_t off = (uint64_t)piece * (uint64_t)pp->len;
-    int len = ec_pipe_len(pp, piece);
-    /* keep going after an error so the collective completes everywhere */
-    if (fn(pp, off, len, buf, pp->rc ? NULL : pp->err) < 0)
-        pp->rc = -1;
-}
-
-static int ec_pipe_task(void *arg)
-{
-    ec_pipe_t *pp = arg;
-    if (pp->fin >= 0)
-        ec_pipe_stage(pp, pp->finish, pp->fin, pp->recv[pp->fin & 1]);
-    if (pp->prep >= 0)
-        ec_pipe_stage(pp, pp->prepare, pp->prep, pp->send[pp->prep & 1]);
-    return 0;
-}
-
-/* aligned for ISA-L's vector code */
-static unsigned char *ec_alloc(size_t size)
-{
-    void *p = NULL;
-    return posix_memalign(&p, 64, size ? size : 64) == 0 ? p : NULL;
-}
-
-/* buffers for pieces of len bytes: send blocks of sendu, receive blocks of
- * recvu piece lengths; aborts when memory runs out (the set would hang) */
-static void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
-                         size_t recvu, MPI_Comm comm, scr_error_t *err)
-{
-    /* the send side holds every member's block of a piece: with large
-     * sets the pieces shrink so two of them stay within 8 MiB (the ring
-     * sends 256 KiB segments whatever the piece) */
-    size_t bufsize = ctx->buf_size, cap_bytes = (size_t)4 << 20;
-    if (sendu > 0 && bufsize > cap_bytes / sendu)
-        bufsize = (cap_bytes / sendu) & ~(size_t)63;
-    if (bufsize < ((size_t)64 << 10))
-        bufsize = (size_t)64 << 10;
-    memset(pp, 0, sizeof(*pp));
-    pp->j = j;
-    pp->overlap = ctx->overlap;
-    pp->err = err;
-    pp->len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
-    pp->pieces =
-        pp->len ? (int)((j->chunk + (uint64_t)pp->len - 1) / (uint64_t)pp->len) : 0;
-    size_t cap = (size_t)(pp->len ? pp->len : 1);
-    int n = pp->pieces > 1 ? 2 : 1;
-    for (int i = 0; i < n; i++) {
-        pp->send[i] = ec_alloc(sendu * cap);
-        pp->recv[i] = ec_alloc(recvu * cap);
-        if (!pp->send[i] || !pp->recv[i])
-            MPI_Abort(comm, 1);
-    }
-    if (n == 1) {
-        pp->send[1] = pp->send[0];
-        pp->recv[1] = pp->recv[0];
-    }
-    if (!(pp->data = ec_alloc(cap)))
-        MPI_Abort(comm, 1);
-}
-
-static void ec_pipe_free(ec_pipe_t *pp)
-{
-    if (pp->send[1] != pp->send[0]) {
-        free(pp->send[1]);
-        free(pp->recv[1]);
-    }
-    free(pp->send[0]);
-    free(pp->recv[0]);
-    free(pp->data);
-}
-
-static int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
-{
-    size_t counts[256];
-    ring_t ring;
-    if (ring_init(&ring) < 0)
-        MPI_Abort(comm, 1);
-    worker_t w;
-    worker_init(&w, pp->pieces > 1 && pp->overlap);
-    pp->fin = -1;
-    pp->prep = pp->pieces > 0 ? 0 : -1;
-    ec_pipe_task(pp);
-    for (int p = 0; p < pp->pieces; p++) {
-        pp->fin = p - 1;
-        pp->prep = p + 1 < pp->pieces ? p + 1 : -1;
-        worker_post(&w, ec_pipe_task, pp);
-        for (int r = 0; r < pp->j->n; r++)
-            counts[r] = pp->units[r] * (size_t)ec_pipe_len(pp, p);
-        double t0 = scr_now();
-        ring_xor_reduce_scatter(&ring, pp->send[p & 1], counts, pp->recv[p & 1], comm);
-        double t1 = scr_now();
-        worker_wait(&w);
-        pp->comm += t1 - t0;
-        pp->wait += scr_now() - t1;
-    }
-    pp->prep = -1;
-    pp->fin = pp->pieces - 1;
-    ec_pipe_task(pp);
-    worker_fini(&w);
-    ring_free(&ring);
-    log_dbg(2,
-            "%s, %llu-byte chunks in %d pieces: read %.3f s, multiply %.3f s, "
-            "reduce-scatter %.3f s, write %.3f s (worker), waited for the worker %.3f s",
-            what, (unsigned long long)pp->j->chunk, pp->pieces, pp->read, pp->mul,
-            pp->comm, pp->write, pp->wait);
-    return pp->rc;
-}
-
-/* after a finished piece at off: first, the fault point block; the middle
- * one, half (fault.h; on the worker thread when there is one) */
-static void ec_pipe_fault(const ec_pipe_t *pp, uint64_t off, const char *block,
-                          const char *half)
-{
-    uint64_t piece = pp->len ? off / (uint64_t)pp->len : 0;
-    if (piece == 0)
-        fault_point(block, pp->j->rank);
-    if (piece == (uint64_t)pp->pieces / 2)
-        fault_point(half, pp->j->rank);
-}
-
-/* encode, prepare: my data chunks' products into the parity holders' slots */
+/* encode, prepare: each of my data chunks (the product of XOR's all-ones
+ * coefficient) read straight into the slot of its stripe's parity holder */
 static int ec_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                              scr_error_t *err)
 {
     ec_job_t *j = pp->j;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    size_t block = (size_t)j->m * (size_t)len;
-    /* blocks of the stripes whose parity I hold get nothing from me */
-    for (int p = 0; p < j->m; p++)
-        for (int r = 0; r < j->n; r++) {
-            int s = (r - p + j->n) % j->n;
-            if ((j->i - s + j->n) % j->n < j->m)
-                memset(send + (size_t)r * block + (size_t)p * (size_t)len, 0,
-                       (size_t)len);
-        }
+    /* the stripe whose parity I hold gets nothing from me */
+    memset(send + (size_t)j->i * (size_t)len, 0, (size_t)len);
     int rc = 0;
+    double t0 = scr_now();
     for (int q = 0; q < j->k; q++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, q, &s, &t);
-        double t0 = scr_now();
         uint64_t pos = (uint64_t)q * j->chunk + off;
-        /* XOR's product is the data itself, and each of my chunks goes to
-         * a different holder: read it straight into that holder's slot */
-        unsigned char *in = j->code.is_xor
-                                ? send + (size_t)ec_holder(&j->code, s, j->k) * block
-                                : pp->data;
+        unsigned char *in = send + (size_t)ec_holder(&j->code, s, j->k) * (size_t)len;
         if (rc == 0 && io_read_pad_n(&cat, in, (size_t)len, pos, err) < 0)
             rc = -1;
         crcseg_update(&j->ucrc, pos, in, (size_t)len);
-        double t1 = scr_now();
-        pp->read += t1 - t0;
-        if (j->code.is_xor)
-            continue;
-        unsigned char *outs[32];
-        for (int p = 0; p < j->m; p++)
-            outs[p] = send + (size_t)ec_holder(&j->code, s, j->k + p) * block +
-                      (size_t)p * (size_t)len;
-        ec_encode_part(&j->code, t, len, pp->data, outs);
-        pp->mul += scr_now() - t1;
     }
+    pp->read += scr_now() - t0;
     return rc;
 }
 
@@ -396,8 +216,10 @@ static int ec_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char 
 
 static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error_t *err)
 {
+    if (j->spread)
+        return red_rs_encode(j, ctx, comm, err);
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, 1, comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = (size_t)j->m;
     pp.prepare = ec_encode_prepare;
@@ -515,6 +337,16 @@ static kvtree_t *ec_knowledge(ec_job_t *j, const kvtree_t *h)
     return k;
 }
 
+/* the code the header names is the one this set decodes */
+static int ec_check_code(const ec_job_t *j, const kvtree_t *h, scr_error_t *err)
+{
+    const char *code = kvtree_get_val(h, "CODE");
+    if (j->spread == (code && strcmp(code, EC_CODE_SPREAD) == 0))
+        return 0;
+    return errprintf(err, "%s: parity of %s code, cannot rebuild from it", j->ppath,
+                     code ? code : "the older striped");
+}
+
 /* survivors open their files and header; everyone learns metas and chunk */
 static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
                                int lost, kvtree_t *dset, scr_error_t *err)
@@ -525,6 +357,7 @@ static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int i
         kvtree_t *h = kvtree_new(), *list = red_user_files(ctx->filemap, id, ctx->rank);
         ok = ec_read_header(j->ppath, h, &j->pfd, &j->data_off, err) == 0 &&
              kvtree_util_get_u64(h, "CHUNK", &j->chunk) == 0 &&
+             ec_check_code(j, h, err) == 0 &&
              xfer_open(list, NULL, NULL, 0, &j->files, err) == 0;
         if (ok) {
             kvtree_delete(&mine);
@@ -665,6 +498,8 @@ static int ec_recover_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char
 static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
                            const int *lost, int nlost, scr_error_t *err)
 {
+    if (j->spread)
+        return red_rs_recover(j, ctx, comm, lost, nlost, err);
     ec_lost_t l = {calloc((size_t)j->n, sizeof(ec_plan_t)), lost, {0}, nlost};
     for (int r = 0, x = 0; r < j->n; r++)
         l.lidx[r] = lost[r] ? x++ : -1;
@@ -673,7 +508,7 @@ static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
         return errprintf(err, "cannot plan the recovery");
     }
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)nlost * (size_t)j->n, (size_t)j->n, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)nlost * (size_t)j->n, (size_t)j->n, 1, comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = lost[r] ? (size_t)j->n : 0;
     pp.prepare = ec_recover_prepare;

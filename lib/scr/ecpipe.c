@@ -1,0 +1,136 @@
+/* ecpipe.c - the piece pipeline of XOR and RS operations (ecpipe.h) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecpipe.h"
+#include "fault.h"
+#include "log.h"
+#include "ring.h"
+#include "worker.h"
+
+int ec_pipe_len(const ec_pipe_t *pp, int p)
+{
+    uint64_t left = pp->j->chunk - (uint64_t)p * (uint64_t)pp->len;
+    return left < (uint64_t)pp->len ? (int)left : pp->len;
+}
+
+static void ec_pipe_stage(ec_pipe_t *pp, ec_stage_fn fn, int piece, unsigned char *buf)
+{
+    uint64_t off = (uint64_t)piece * (uint64_t)pp->len;
+    int len = ec_pipe_len(pp, piece);
+    /* keep going after an error so the collective completes everywhere */
+    if (fn(pp, off, len, buf, pp->rc ? NULL : pp->err) < 0)
+        pp->rc = -1;
+}
+
+static int ec_pipe_task(void *arg)
+{
+    ec_pipe_t *pp = arg;
+    if (pp->fin >= 0)
+        ec_pipe_stage(pp, pp->finish, pp->fin, pp->recv[pp->fin & 1]);
+    if (pp->prep >= 0)
+        ec_pipe_stage(pp, pp->prepare, pp->prep, pp->send[pp->prep & 1]);
+    return 0;
+}
+
+unsigned char *ec_alloc(size_t size)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, size ? size : 64) == 0 ? p : NULL;
+}
+
+void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
+                  size_t recvu, size_t datau, MPI_Comm comm, scr_error_t *err)
+{
+    /* the send side holds every member's block of a piece: with large
+     * sets the pieces shrink so two of them stay within 8 MiB (the ring
+     * sends 256 KiB segments whatever the piece) */
+    size_t bufsize = ctx->buf_size, cap_bytes = (size_t)4 << 20;
+    if (sendu > 0 && bufsize > cap_bytes / sendu)
+        bufsize = (cap_bytes / sendu) & ~(size_t)63;
+    if (bufsize < ((size_t)64 << 10))
+        bufsize = (size_t)64 << 10;
+    memset(pp, 0, sizeof(*pp));
+    pp->j = j;
+    pp->overlap = ctx->overlap;
+    pp->err = err;
+    pp->len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
+    pp->pieces =
+        pp->len ? (int)((j->chunk + (uint64_t)pp->len - 1) / (uint64_t)pp->len) : 0;
+    size_t cap = (size_t)(pp->len ? pp->len : 1);
+    int n = pp->pieces > 1 ? 2 : 1;
+    for (int i = 0; i < n; i++) {
+        pp->send[i] = ec_alloc(sendu * cap);
+        pp->recv[i] = ec_alloc(recvu * cap);
+        if (!pp->send[i] || !pp->recv[i])
+            MPI_Abort(comm, 1);
+    }
+    if (n == 1) {
+        pp->send[1] = pp->send[0];
+        pp->recv[1] = pp->recv[0];
+    }
+    if (!(pp->data = ec_alloc(datau * cap)))
+        MPI_Abort(comm, 1);
+}
+
+void ec_pipe_free(ec_pipe_t *pp)
+{
+    if (pp->send[1] != pp->send[0]) {
+        free(pp->send[1]);
+        free(pp->recv[1]);
+    }
+    free(pp->send[0]);
+    free(pp->recv[0]);
+    free(pp->data);
+}
+
+int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
+{
+    size_t counts[256];
+    ring_t ring;
+    if (ring_init(&ring) < 0)
+        MPI_Abort(comm, 1);
+    worker_t w;
+    worker_init(&w, pp->pieces > 1 && pp->overlap);
+    pp->fin = -1;
+    pp->prep = pp->pieces > 0 ? 0 : -1;
+    ec_pipe_task(pp);
+    for (int p = 0; p < pp->pieces; p++) {
+        pp->fin = p - 1;
+        pp->prep = p + 1 < pp->pieces ? p + 1 : -1;
+        worker_post(&w, ec_pipe_task, pp);
+        double t0 = scr_now();
+        if (pp->xchg) {
+            pp->xchg(pp, p, comm);
+        } else {
+            for (int r = 0; r < pp->j->n; r++)
+                counts[r] = pp->units[r] * (size_t)ec_pipe_len(pp, p);
+            ring_xor_reduce_scatter(&ring, pp->send[p & 1], counts, pp->recv[p & 1],
+                                    comm);
+        }
+        double t1 = scr_now();
+        worker_wait(&w);
+        pp->comm += t1 - t0;
+        pp->wait += scr_now() - t1;
+    }
+    pp->prep = -1;
+    pp->fin = pp->pieces - 1;
+    ec_pipe_task(pp);
+    worker_fini(&w);
+    ring_free(&ring);
+    log_dbg(2,
+            "%s, %llu-byte chunks in %d pieces: read %.3f s, multiply %.3f s, "
+            "exchange %.3f s, write %.3f s (worker), waited for the worker %.3f s",
+            what, (unsigned long long)pp->j->chunk, pp->pieces, pp->read, pp->mul,
+            pp->comm, pp->write, pp->wait);
+    return pp->rc;
+}
+
+void ec_pipe_fault(const ec_pipe_t *pp, uint64_t off, const char *block, const char *half)
+{
+    uint64_t piece = pp->len ? off / (uint64_t)pp->len : 0;
+    if (piece == 0)
+        fault_point(block, pp->j->rank);
+    if (piece == (uint64_t)pp->pieces / 2)
+        fault_point(half, pp->j->rank);
+}

@@ -1,0 +1,84 @@
+/* ecpipe.h - one member's side of an XOR or RS operation (encode or
+ * recovery), and the piece pipeline that runs it.
+ *
+ * The chunks are cut into pieces.  For each piece a member prepares a send
+ * buffer (reads its files, multiplies), exchanges it with the set, and
+ * finishes what it received (writes parity or rebuilt data).  A worker
+ * thread finishes piece p-1 and prepares piece p+1 while this thread runs
+ * the exchange of piece p, so files and network are busy at once; two send
+ * and two receive buffers take turns.  Only this thread calls MPI.  The
+ * exchange is the XOR ring reduce-scatter (ring.h, the stripes of ec.h)
+ * unless the operation brings its own (red_rs.c, the code of spread.h).
+ */
+#ifndef SCR_ECPIPE_H
+#define SCR_ECPIPE_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "crcseg.h"
+#include "ec.h"
+#include "error.h"
+#include "kvtree.h"
+#include "scr_ctx.h"
+#include "spread.h"
+#include "xfer.h"
+
+typedef struct {
+    int spread;       /* RS: the code of spread.h; else the stripes of ec.h */
+    ec_code_t code;   /* XOR */
+    spread_code_t sp; /* RS */
+    int i, n, m, k;
+    uint64_t chunk;
+    kvtree_t *metas;   /* "<set rank>" -> CURRENT of that member */
+    xfer_open_t files; /* my user files */
+    int pfd;           /* my redundancy file */
+    uint64_t data_off; /* where its chunks start */
+    uint32_t hcrc;     /* CRC32 of the header */
+    crcseg_t pcrc;     /* CRC32 of the chunks as they are written */
+    crcseg_t ucrc;     /* CRC32 of user files as the encode reads them, or as
+                          a recovery writes them */
+    char ppath[4200];
+    int rank; /* mine in the world, for the fault points */
+} ec_job_t;
+
+typedef struct ec_pipe ec_pipe_t;
+typedef int (*ec_stage_fn)(ec_pipe_t *pp, uint64_t off, int len, unsigned char *buf,
+                           scr_error_t *err);
+/* the exchange of piece p: send[p & 1] out, recv[p & 1] in */
+typedef void (*ec_xchg_fn)(ec_pipe_t *pp, int p, MPI_Comm comm);
+struct ec_pipe {
+    ec_job_t *j;
+    int len; /* bytes per piece; the last may be shorter */
+    int pieces;
+    size_t units[256]; /* ring: process r's block is units[r] piece lengths */
+    unsigned char *send[2], *recv[2], *data;
+    ec_stage_fn prepare, finish;
+    ec_xchg_fn xchg;  /* NULL: the ring */
+    const void *plan; /* recovery: what is lost and how to decode it */
+    int overlap;      /* the worker runs on its own thread (scr_ctx.h) */
+    int prep, fin;    /* the worker's task: pieces, -1 for none */
+    int rc;
+    scr_error_t *err;
+    double read, mul, comm, write, wait; /* seconds, reported at SCR_DEBUG=2 */
+};
+
+/* 64-byte aligned for ISA-L's vector code, NULL when memory runs out */
+unsigned char *ec_alloc(size_t size);
+
+/* buffers for pieces: send blocks of sendu, receive blocks of recvu piece
+ * lengths, scratch of datau; aborts when memory runs out (the set would
+ * hang) */
+void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
+                  size_t recvu, size_t datau, MPI_Comm comm, scr_error_t *err);
+void ec_pipe_free(ec_pipe_t *pp);
+/* bytes in piece p: pp->len, less for the last */
+int ec_pipe_len(const ec_pipe_t *pp, int p);
+/* every piece through prepare, exchange, finish; 0 or -1 */
+int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what);
+/* after a finished piece at off: first, the fault point block; the middle
+ * one, half (fault.h; on the worker thread when there is one) */
+void ec_pipe_fault(const ec_pipe_t *pp, uint64_t off, const char *block,
+                   const char *half);
+
+#endif

@@ -1,0 +1,355 @@
+/* red_rs.c - RS encode and recovery over MPI with the code of spread.h
+ *
+ * Encode, per piece of the chunks (ecpipe.h): a member reads its k chunk
+ * pieces straight into the send slots of the members that get them as
+ * slices and computes its m - 1 other slices beside them; the exchange
+ * sends each slot to its member and brings one slice from every other
+ * member; the parity pieces are the outer code of what arrived.  A member
+ * sends and receives n - 1 slices per piece: (n - 1) / k of its checkpoint.
+ *
+ * Recovery, per piece, on this thread: the survivors send their slices to
+ * everyone, as in the encode; each survivor solves its parity for the
+ * slices the lost members had sent it and sends those to them; a lost
+ * member decodes its chunks from them and writes them, computes its own
+ * slices, trades them with the other lost members, and encodes its parity
+ * again from all it received.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fault.h"
+#include "io.h"
+#include "log.h"
+#include "red_rs.h"
+
+#define RS_TAG 0x5c72
+
+static unsigned char *slot(unsigned char *buf, int r, int len)
+{
+    return buf + (size_t)r * (size_t)len;
+}
+
+/* to[r]: slot r of out goes to r; from[r]: slot r of in comes from r */
+static void rs_trade(MPI_Comm comm, int me, int n, unsigned char *out, const int *to,
+                     unsigned char *in, const int *from, int len)
+{
+    MPI_Request reqs[512];
+    int nr = 0;
+    for (int d = 1; d < n; d++) {
+        int r = (me + n - d) % n;
+        if (from[r])
+            MPI_Irecv(slot(in, r, len), len, MPI_BYTE, r, RS_TAG, comm, &reqs[nr++]);
+    }
+    for (int d = 1; d < n; d++) {
+        int r = (me + d) % n;
+        if (to[r])
+            MPI_Isend(slot(out, r, len), len, MPI_BYTE, r, RS_TAG, comm, &reqs[nr++]);
+    }
+    MPI_Waitall(nr, reqs, MPI_STATUSES_IGNORE);
+}
+
+/* my slices k..n-2 from my chunks, all in their receivers' slots of buf */
+static void rs_inner(const ec_job_t *j, int len, unsigned char *buf)
+{
+    unsigned char *chunks[256], *outs[32];
+    for (int q = 0; q < j->k; q++)
+        chunks[q] = slot(buf, spread_dest(&j->sp, j->i, q), len);
+    for (int x = 0; x < j->m - 1; x++)
+        outs[x] = slot(buf, spread_dest(&j->sp, j->i, j->k + x), len);
+    spread_inner(&j->sp, len, chunks, outs);
+}
+
+/* my chunk pieces at off read into their receivers' slots of buf (through
+ * crc when given), then the other slices */
+static int rs_slices(ec_job_t *j, uint64_t off, int len, unsigned char *buf,
+                     crcseg_t *crc, double *tread, double *tmul, scr_error_t *err)
+{
+    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
+    int rc = 0;
+    double t0 = scr_now();
+    for (int q = 0; q < j->k; q++) {
+        uint64_t pos = (uint64_t)q * j->chunk + off;
+        unsigned char *to = slot(buf, spread_dest(&j->sp, j->i, q), len);
+        if (rc == 0 && io_read_pad_n(&cat, to, (size_t)len, pos, err) < 0)
+            rc = -1;
+        if (crc)
+            crcseg_update(crc, pos, to, (size_t)len);
+    }
+    double t1 = scr_now();
+    rs_inner(j, len, buf);
+    *tread += t1 - t0;
+    *tmul += scr_now() - t1;
+    return rc;
+}
+
+/* the parity of the slices in recv (slot r from member r) into outs */
+static void rs_outer(const ec_job_t *j, int len, unsigned char *recv,
+                     unsigned char **outs)
+{
+    unsigned char *ins[256];
+    for (int d = 1; d < j->n; d++)
+        ins[d - 1] = slot(recv, (j->i + j->n - d) % j->n, len);
+    spread_outer(&j->sp, len, ins, outs);
+}
+
+static int rs_write_parity(ec_job_t *j, uint64_t off, int len, unsigned char **par,
+                           scr_error_t *err)
+{
+    for (int p = 0; p < j->m; p++) {
+        uint64_t at = (uint64_t)p * j->chunk + off;
+        crcseg_update(&j->pcrc, at, par[p], (size_t)len);
+        if (io_pwrite_full(j->pfd, par[p], (size_t)len, (off_t)(j->data_off + at)) < 0)
+            return errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    }
+    return 0;
+}
+
+static int rs_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
+                             scr_error_t *err)
+{
+    return rs_slices(pp->j, off, len, send, &pp->j->ucrc, &pp->read, &pp->mul, err);
+}
+
+static void rs_encode_xchg(ec_pipe_t *pp, int p, MPI_Comm comm)
+{
+    int all[256];
+    for (int r = 0; r < pp->j->n; r++)
+        all[r] = r != pp->j->i;
+    rs_trade(comm, pp->j->i, pp->j->n, pp->send[p & 1], all, pp->recv[p & 1], all,
+             ec_pipe_len(pp, p));
+}
+
+static int rs_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
+                            scr_error_t *err)
+{
+    ec_job_t *j = pp->j;
+    unsigned char *outs[32];
+    double t0 = scr_now();
+    for (int p = 0; p < j->m; p++)
+        outs[p] = slot(pp->data, p, len);
+    rs_outer(j, len, recv, outs);
+    double t1 = scr_now();
+    int rc = rs_write_parity(j, off, len, outs, err);
+    pp->mul += t1 - t0;
+    pp->write += scr_now() - t1;
+    ec_pipe_fault(pp, off, "encode.block", "encode.half");
+    return rc;
+}
+
+int red_rs_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error_t *err)
+{
+    ec_pipe_t pp;
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, (size_t)j->m, comm, err);
+    pp.prepare = rs_encode_prepare;
+    pp.finish = rs_encode_finish;
+    pp.xchg = rs_encode_xchg;
+    int rc = ec_pipe_run(&pp, comm, "RS encode");
+    ec_pipe_free(&pp);
+    return rc;
+}
+
+/* ---- recovery ---- */
+
+typedef struct {
+    ec_job_t *j;
+    MPI_Comm comm;
+    const int *lost;
+    int me_lost;
+    spread_solve_t sv;  /* a survivor's */
+    spread_decode_t dp; /* a lost member's */
+    int pieces, len;    /* pieces of len bytes, the last one shorter */
+    unsigned char *S;   /* n slots: my slices, by receiver */
+    unsigned char *R;   /* n slots: the slices received, by sender */
+    unsigned char *X;   /* n slots: solved slices, by lost member (survivor)
+                           or by the survivor they came from (lost) */
+    unsigned char *P;   /* m slots: parity */
+    unsigned char *C;   /* k slots: decoded chunks */
+    double read, mul, comm_s, write;
+} rs_rec_t;
+
+/* survivor: my slices to all, the first nlost parity pieces */
+static int rec_read(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
+{
+    ec_job_t *j = rr->j;
+    int rc = rs_slices(j, off, len, rr->S, NULL, &rr->read, &rr->mul, err);
+    double t0 = scr_now();
+    for (int p = 0; p < rr->sv.nlost; p++) {
+        uint64_t at = j->data_off + (uint64_t)p * j->chunk + off;
+        if (rc == 0 &&
+            io_pread_full(j->pfd, slot(rr->P, p, len), (size_t)len, (off_t)at) != len)
+            rc = errprintf(err, "read %s: short read", j->ppath);
+    }
+    rr->read += scr_now() - t0;
+    return rc;
+}
+
+/* survivor: the slices the lost members had sent me, by lost member */
+static void rec_solve(rs_rec_t *rr, int len)
+{
+    ec_job_t *j = rr->j;
+    const spread_solve_t *sv = &rr->sv;
+    unsigned char *ins[512], *outs[32];
+    double t0 = scr_now();
+    for (int p = 0; p < sv->nlost; p++)
+        ins[p] = slot(rr->P, p, len);
+    for (int l = 0; l < sv->nsrc; l++)
+        ins[sv->nlost + l] = slot(rr->R, (j->i + j->n - sv->src_d[l]) % j->n, len);
+    for (int x = 0; x < sv->nlost; x++)
+        outs[x] = slot(rr->X, (j->i + j->n - sv->lost_d[x]) % j->n, len);
+    spread_solve(sv, len, ins, outs);
+    rr->mul += scr_now() - t0;
+}
+
+/* lost: my chunks from the survivors' slices, written; my own slices */
+static int rec_decode(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
+{
+    ec_job_t *j = rr->j;
+    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
+    unsigned char *ins[256], *outs[256], *chunk[256];
+    double t0 = scr_now();
+    for (int x = 0; x < j->k; x++)
+        ins[x] = slot(rr->X, spread_dest(&j->sp, j->i, rr->dp.chosen[x]), len);
+    for (int q = 0; q < j->k; q++)
+        chunk[q] = slot(rr->X, spread_dest(&j->sp, j->i, q), len);
+    for (int y = 0; y < rr->dp.ntargets; y++)
+        outs[y] = chunk[rr->dp.targets[y]] = slot(rr->C, rr->dp.targets[y], len);
+    spread_decode(&j->sp, &rr->dp, len, ins, outs);
+    double t1 = scr_now();
+    int rc = 0;
+    for (int q = 0; q < j->k; q++) {
+        uint64_t pos = (uint64_t)q * j->chunk + off;
+        crcseg_update(&j->ucrc, pos, chunk[q], (size_t)len);
+        if (rc == 0 && io_write_pad_n(&cat, chunk[q], (size_t)len, pos, err) < 0)
+            rc = -1;
+        memcpy(slot(rr->S, spread_dest(&j->sp, j->i, q), len), chunk[q], (size_t)len);
+    }
+    double t2 = scr_now();
+    rs_inner(j, len, rr->S);
+    rr->mul += (t1 - t0) + (scr_now() - t2);
+    rr->write += t2 - t1;
+    return rc;
+}
+
+/* lost: my parity again from every member's slice */
+static int rec_parity(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
+{
+    unsigned char *outs[32];
+    double t0 = scr_now();
+    for (int p = 0; p < rr->j->m; p++)
+        outs[p] = slot(rr->P, p, len);
+    rs_outer(rr->j, len, rr->R, outs);
+    double t1 = scr_now();
+    int rc = rs_write_parity(rr->j, off, len, outs, err);
+    rr->mul += t1 - t0;
+    rr->write += scr_now() - t1;
+    return rc;
+}
+
+/* one exchange: who sends to whom given who is lost */
+enum { TO_ALL, TO_LOST, AMONG_LOST };
+
+static void rec_trade(rs_rec_t *rr, int what, int len)
+{
+    const int *lost = rr->lost;
+    int n = rr->j->n, me = rr->j->i, to[256], from[256];
+    unsigned char *out = what == TO_LOST ? rr->X : rr->S;
+    unsigned char *in = what == TO_LOST ? rr->X : rr->R;
+    for (int r = 0; r < n; r++) {
+        int other = r != me;
+        if (what == TO_ALL) {
+            to[r] = other && !rr->me_lost;
+            from[r] = other && !lost[r];
+        } else if (what == TO_LOST) {
+            to[r] = !rr->me_lost && lost[r];
+            from[r] = other && rr->me_lost && !lost[r];
+        } else {
+            to[r] = from[r] = other && rr->me_lost && lost[r];
+        }
+    }
+    double t0 = scr_now();
+    rs_trade(rr->comm, me, n, out, to, in, from, len);
+    rr->comm_s += scr_now() - t0;
+}
+
+static int rec_piece(rs_rec_t *rr, int piece, scr_error_t *err)
+{
+    ec_job_t *j = rr->j;
+    uint64_t off = (uint64_t)piece * (uint64_t)rr->len;
+    int len = j->chunk - off < (uint64_t)rr->len ? (int)(j->chunk - off) : rr->len;
+    int rc = 0;
+    if (!rr->me_lost && rec_read(rr, off, len, err) < 0)
+        rc = -1;
+    rec_trade(rr, TO_ALL, len);
+    if (!rr->me_lost)
+        rec_solve(rr, len);
+    rec_trade(rr, TO_LOST, len);
+    if (rr->me_lost && rec_decode(rr, off, len, rc ? NULL : err) < 0)
+        rc = -1;
+    rec_trade(rr, AMONG_LOST, len);
+    if (rr->me_lost && rec_parity(rr, off, len, rc ? NULL : err) < 0)
+        rc = -1;
+    if (rr->me_lost && piece == 0)
+        fault_point("recover.block", j->rank);
+    if (rr->me_lost && piece == rr->pieces / 2)
+        fault_point("recover.half", j->rank);
+    return rc;
+}
+
+static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
+                    const int *lost)
+{
+    memset(rr, 0, sizeof(*rr));
+    rr->j = j;
+    rr->comm = comm;
+    rr->lost = lost;
+    rr->me_lost = lost[j->i];
+    /* three slot arrays of n: pieces shrink with large sets, as ecpipe's */
+    size_t cap = ctx->buf_size, most = ((size_t)4 << 20) / (size_t)j->n;
+    cap = cap > most ? most & ~(size_t)63 : cap;
+    cap = cap < ((size_t)64 << 10) ? (size_t)64 << 10 : cap;
+    rr->len = (int)(j->chunk < cap ? (j->chunk ? j->chunk : 1) : cap);
+    rr->pieces = (int)((j->chunk + (uint64_t)rr->len - 1) / (uint64_t)rr->len);
+    size_t l = (size_t)rr->len;
+    rr->S = ec_alloc((size_t)j->n * l);
+    rr->R = ec_alloc((size_t)j->n * l);
+    rr->X = ec_alloc((size_t)j->n * l);
+    rr->P = ec_alloc((size_t)j->m * l);
+    rr->C = ec_alloc((size_t)j->k * l);
+    if (!rr->S || !rr->R || !rr->X || !rr->P || !rr->C)
+        return -1;
+    return rr->me_lost ? spread_decode_plan(&j->sp, lost, j->i, &rr->dp)
+                       : spread_solve_plan(&j->sp, lost, j->i, &rr->sv);
+}
+
+static void rec_free(rs_rec_t *rr)
+{
+    spread_solve_free(&rr->sv);
+    spread_decode_free(&rr->dp);
+    free(rr->S);
+    free(rr->R);
+    free(rr->X);
+    free(rr->P);
+    free(rr->C);
+}
+
+int red_rs_recover(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, const int *lost,
+                   int nlost, scr_error_t *err)
+{
+    rs_rec_t rr;
+    /* every member plans alike from the same flags: none fails alone */
+    if (nlost > j->m || rec_init(&rr, j, ctx, comm, lost) < 0)
+        MPI_Abort(comm, 1);
+    int rc = 0;
+    for (int p = 0; p < rr.pieces; p++)
+        if (rec_piece(&rr, p, rc ? NULL : err) < 0)
+            rc = -1;
+    log_dbg(2,
+            "RS recovery, %llu-byte chunks in %d pieces: read %.3f s, multiply %.3f s, "
+            "exchange %.3f s, write %.3f s",
+            (unsigned long long)j->chunk, rr.pieces, rr.read, rr.mul, rr.comm_s,
+            rr.write);
+    rec_free(&rr);
+    return rc;
+}

@@ -1,16 +1,20 @@
 /* test_ec.c - the erasure code without MPI: encode by summing every
  * process's contributions as the reduce-scatter does, lose up to m
  * processes, recover by summing the survivors' contributions, compare.
- * And the serial rebuild (ecfile.c) refusing redundancy headers that would
- * make it write outside the dataset or count files past an int. */
+ * And the serial rebuild (ecfile.c): an RS set of spread.h's code rebuilt
+ * from its files after every loss it survives, and headers that would make
+ * it write outside the dataset or count files past an int refused. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "crc32.h"
 #include "ec.h"
+#include "ec_file.h"
 #include "ecfile.h"
 #include "kvtree.h"
+#include "spread.h"
 #include "tap.h"
 #include "testutil.h"
 
@@ -305,6 +309,147 @@ static void test_rebuild_keeps_survivors(void)
     free(top);
 }
 
+/* ---- an RS set of spread.h on disk, rebuilt by ecfile.c ---- */
+
+#define SP_N 4
+#define SP_M 2
+#define SP_C 24 /* CHUNK: the largest file, 40 bytes, over k = 2, in words */
+
+static const int sp_size[SP_N] = {40, 33, 0, 25};
+
+/* member s's file list, as CURRENT and its neighbours' PARTNER(S) hold it */
+static void sp_list(kvtree_t *list, int s, unsigned char data[][SP_N * SP_C])
+{
+    char rel[16];
+    snprintf(rel, sizeof(rel), "m%d", s);
+    kvtree_util_set_int(list, "FILES", 1);
+    kvtree_t *f = kvtree_setf(list, NULL, "FILE 0");
+    kvtree_util_set_str(f, "REL", rel);
+    kvtree_util_set_u64(f, "SIZE", (uint64_t)sp_size[s]);
+    kvtree_util_set_crc32(f, "CRC", crc32_update(0, data[s], (size_t)sp_size[s]));
+}
+
+/* every member's parity, as the encode of red_rs.c computes it */
+static void sp_parity(const spread_code_t *c, unsigned char data[][SP_N * SP_C],
+                      unsigned char par[][SP_M * SP_C])
+{
+    unsigned char sl[SP_N][SP_N - 1][SP_C];
+    for (int i = 0; i < SP_N; i++) {
+        unsigned char *in[SP_N], *out[SP_M];
+        for (int q = 0; q < c->k; q++) {
+            memcpy(sl[i][q], data[i] + q * SP_C, SP_C);
+            in[q] = sl[i][q];
+        }
+        for (int x = 0; x < SP_M - 1; x++)
+            out[x] = sl[i][c->k + x];
+        spread_inner(c, SP_C, in, out);
+    }
+    for (int j = 0; j < SP_N; j++) {
+        unsigned char *in[SP_N], *out[SP_M];
+        for (int d = 1; d < SP_N; d++)
+            in[d - 1] = sl[(j + SP_N - d) % SP_N][d - 1];
+        for (int p = 0; p < SP_M; p++)
+            out[p] = par[j] + p * SP_C;
+        spread_outer(c, SP_C, in, out);
+    }
+}
+
+/* the set's files in dir; set gets MEMBERS and each MEMBER's FILE */
+static void sp_write_set(const char *dir, unsigned char data[][SP_N * SP_C],
+                         unsigned char par[][SP_M * SP_C], kvtree_t *set)
+{
+    kvtree_util_set_int(set, "MEMBERS", SP_N);
+    for (int s = 0; s < SP_N; s++) {
+        kvtree_t *h = kvtree_new();
+        kvtree_util_set_str(h, "TYPE", "RS");
+        kvtree_util_set_str(h, "CODE", EC_CODE_SPREAD);
+        kvtree_util_set_int(h, "FAILURES", SP_M);
+        kvtree_util_set_u64(h, "CHUNK", SP_C);
+        kvtree_util_set_int(kvtree_set(h, "GROUP", NULL), "RANKS", SP_N);
+        for (int r = 0; r < SP_N; r++)
+            kvtree_setf(h, NULL, "GROUP RANK %d %d", r, 10 + r);
+        sp_list(kvtree_set(h, "CURRENT", NULL), s, data);
+        sp_list(kvtree_set(h, "PARTNER", NULL), (s + SP_N - 1) % SP_N, data);
+        sp_list(kvtree_setf(h, NULL, "PARTNERS 2"), (s + SP_N - 2) % SP_N, data);
+        void *img;
+        size_t len;
+        kvtree_file_image(h, &img, &len);
+        char *red = malloc(len + sizeof(par[s])), path[4200];
+        memcpy(red, img, len);
+        memcpy(red + len, par[s], sizeof(par[s]));
+        snprintf(path, sizeof(path), "%s/red%d", dir, s);
+        tu_write(path, red, len + sizeof(par[s]));
+        kvtree_util_set_str(kvtree_setf(set, NULL, "MEMBER %d", s), "FILE", path);
+        snprintf(path, sizeof(path), "%s/m%d", dir, s);
+        tu_write(path, data[s], (size_t)sp_size[s]);
+        free(red);
+        free(img);
+        kvtree_delete(&h);
+    }
+}
+
+/* members in mask lose their redundancy and application files; rebuild */
+static int sp_rebuild(const char *dir, int mask, unsigned char data[][SP_N * SP_C],
+                      unsigned char par[][SP_M * SP_C], scr_error_t *err)
+{
+    kvtree_t *set = kvtree_new(), *out = kvtree_new();
+    char path[4200];
+    sp_write_set(dir, data, par, set);
+    for (int s = 0; s < SP_N; s++)
+        if (mask >> s & 1) {
+            snprintf(path, sizeof(path), "%s/red%d", dir, s);
+            unlink(path);
+            snprintf(path, sizeof(path), "%s/m%d", dir, s);
+            unlink(path);
+        }
+    /* -1: refused; -2: claimed rebuilt with a byte wrong */
+    int rc = ecfile_rebuild(dir, set, out, err), good = 1;
+    for (int s = 0; rc >= 0 && good && s < SP_N; s++) {
+        size_t len;
+        snprintf(path, sizeof(path), "%s/m%d", dir, s);
+        char *v = tu_read(path, &len);
+        good = v && len == (size_t)sp_size[s] && memcmp(v, data[s], len) == 0;
+        if (mask >> s & 1)
+            good = good && kvtree_getf(out, "RANK %d FILE m%d", 10 + s, s);
+        free(v);
+    }
+    kvtree_delete(&set);
+    kvtree_delete(&out);
+    return good ? rc : -2;
+}
+
+static void test_spread_rebuild(void)
+{
+    static unsigned char data[SP_N][SP_N * SP_C], par[SP_N][SP_M * SP_C];
+    spread_code_t c;
+    spread_init(&c, SP_N, SP_M);
+    for (int s = 0; s < SP_N; s++)
+        for (int b = 0; b < sp_size[s]; b++)
+            data[s][b] = (unsigned char)rand();
+    sp_parity(&c, data, par);
+    char *top = tu_tmpdir();
+    scr_error_t err = {""};
+    int good = 1;
+    for (int mask = 1; mask < (1 << SP_N); mask++) {
+        int lost = __builtin_popcount((unsigned)mask);
+        int rc = sp_rebuild(top, mask, data, par, &err);
+        if (lost <= SP_M ? rc != lost : rc != -1) {
+            diag("lost 0x%x: rebuild returned %d (%s)", mask, rc, err.text);
+            good = 0;
+        }
+    }
+    ok(good, "RS n=4 m=2 on disk: every loss of 1 or 2 rebuilt byte for byte, 3 or 4 "
+             "refused");
+    /* member 0's first parity holds what member 1 sent it; with 1 and 2
+     * lost, 1's chunks come from the slices at 3 and 0 */
+    par[0][0] ^= 1;
+    ok(sp_rebuild(top, 0x6, data, par, &err) == -1 && strstr(err.text, "CRC32"),
+       "a flipped parity byte: caught by the rebuilt file's CRC32 (%s)", err.text);
+    tu_rmrf(top);
+    free(top);
+    spread_free(&c);
+}
+
 int main(void)
 {
     srand(7);
@@ -335,6 +480,7 @@ int main(void)
     ok(check_all_losses(8, 2, 0), "RS n=8 m=2: every loss pattern");
     ok(check_all_losses(9, 3, 0), "RS n=9 m=3: every loss pattern");
     ok(check_all_losses(5, 1, 0), "RS n=5 m=1: every loss pattern");
+    test_spread_rebuild();
     test_rebuild_headers();
     test_rebuild_keeps_survivors();
     return done_testing();

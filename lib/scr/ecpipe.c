@@ -40,12 +40,13 @@ unsigned char *ec_alloc(size_t size)
 }
 
 void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
-                  size_t recvu, size_t datau, MPI_Comm comm, scr_error_t *err)
+                  size_t recvu, size_t datau, size_t cap_bytes, MPI_Comm comm,
+                  scr_error_t *err)
 {
     /* the send side holds every member's block of a piece: with large
-     * sets the pieces shrink so two of them stay within 8 MiB (the ring
-     * sends 256 KiB segments whatever the piece) */
-    size_t bufsize = ctx->buf_size, cap_bytes = (size_t)4 << 20;
+     * sets the pieces shrink so each of the two stays within cap_bytes
+     * (the ring sends 256 KiB segments whatever the piece) */
+    size_t bufsize = ctx->buf_size;
     if (sendu > 0 && bufsize > cap_bytes / sendu)
         bufsize = (cap_bytes / sendu) & ~(size_t)63;
     if (bufsize < ((size_t)64 << 10))

@@ -67,10 +67,15 @@ struct ec_pipe {
 unsigned char *ec_alloc(size_t size);
 
 /* buffers for pieces: send blocks of sendu, receive blocks of recvu piece
- * lengths, scratch of datau; aborts when memory runs out (the set would
- * hang) */
+ * lengths, scratch of datau; a piece is at most SCR_MPI_BUF_SIZE and cut
+ * so that sendu of it fit in cap_bytes.  Aborts when memory runs out (the
+ * set would hang). */
 void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
-                  size_t recvu, size_t datau, MPI_Comm comm, scr_error_t *err);
+                  size_t recvu, size_t datau, size_t cap_bytes, MPI_Comm comm,
+                  scr_error_t *err);
+
+/* the XOR ring's cap: 4 MiB of send buffer per piece */
+#define EC_PIPE_CAP ((size_t)4 << 20)
 void ec_pipe_free(ec_pipe_t *pp);
 /* bytes in piece p: pp->len, less for the last */
 int ec_pipe_len(const ec_pipe_t *pp, int p);

@@ -219,7 +219,8 @@ static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error
     if (j->spread)
         return red_rs_encode(j, ctx, comm, err);
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, 1, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, 1, EC_PIPE_CAP,
+                 comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = (size_t)j->m;
     pp.prepare = ec_encode_prepare;
@@ -508,7 +509,8 @@ static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
         return errprintf(err, "cannot plan the recovery");
     }
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)nlost * (size_t)j->n, (size_t)j->n, 1, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)nlost * (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP,
+                 comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = lost[r] ? (size_t)j->n : 0;
     pp.prepare = ec_recover_prepare;

@@ -25,6 +25,7 @@
 #include "red_rs.h"
 
 #define RS_TAG 0x5c72
+#define RS_CAP ((size_t)2 << 20) /* bytes of one send (or receive) buffer */
 
 static unsigned char *slot(unsigned char *buf, int r, int len)
 {
@@ -141,7 +142,11 @@ static int rs_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char 
 int red_rs_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error_t *err)
 {
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, (size_t)j->m, comm, err);
+    /* n slots to send and n to receive, twice: pieces of 256 KiB for a set
+     * of 8 keep that to 8 MiB, and were no slower than 512 KiB
+     * (bench/README.md) */
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, (size_t)j->m, RS_CAP, comm,
+                 err);
     pp.prepare = rs_encode_prepare;
     pp.finish = rs_encode_finish;
     pp.xchg = rs_encode_xchg;
@@ -305,8 +310,8 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->comm = comm;
     rr->lost = lost;
     rr->me_lost = lost[j->i];
-    /* three slot arrays of n: pieces shrink with large sets, as ecpipe's */
-    size_t cap = ctx->buf_size, most = ((size_t)4 << 20) / (size_t)j->n;
+    /* three slot arrays of n: pieces shrink with large sets, as the encode's */
+    size_t cap = ctx->buf_size, most = RS_CAP / (size_t)j->n;
     cap = cap > most ? most & ~(size_t)63 : cap;
     cap = cap < ((size_t)64 << 10) ? (size_t)64 << 10 : cap;
     rr->len = (int)(j->chunk < cap ? (j->chunk ? j->chunk : 1) : cap);

@@ -312,20 +312,18 @@ static int sp_solve(ecset_t *e, spwork_t *w, int j, uint64_t off, int len,
 {
     const spread_solve_t *sv = &w->sv[j];
     member_t *x = &e->mem[j];
-    unsigned char *ins[512], *outs[32];
+    unsigned char *par[32], *by_d[256], *lost_by_d[256];
     for (int p = 0; p < sv->nlost; p++) {
-        ins[p] = w->par + (size_t)p * (size_t)len;
+        par[p] = w->par + (size_t)p * (size_t)len;
         off_t at = (off_t)(x->off + (uint64_t)p * e->chunk + off);
-        if (io_pread_full(x->redfd, ins[p], (size_t)len, at) != (ssize_t)len)
+        if (io_pread_full(x->redfd, par[p], (size_t)len, at) != (ssize_t)len)
             return errprintf(err, "redundancy file of rank %d is truncated", x->rank);
     }
-    for (int l = 0; l < sv->nsrc; l++)
-        ins[sv->nlost + l] =
-            sp_slot(e, w->sl, (j + e->n - sv->src_d[l]) % e->n, sv->src_d[l] - 1, len);
-    for (int y = 0; y < sv->nlost; y++)
-        outs[y] =
-            sp_slot(e, w->got, (j + e->n - sv->lost_d[y]) % e->n, sv->lost_d[y] - 1, len);
-    spread_solve(sv, len, ins, outs);
+    for (int d = 1; d < e->n; d++) {
+        by_d[d] = sp_slot(e, w->sl, (j + e->n - d) % e->n, d - 1, len);
+        lost_by_d[d] = sp_slot(e, w->got, (j + e->n - d) % e->n, d - 1, len);
+    }
+    spread_solve(sv, len, par, by_d, lost_by_d);
     return 0;
 }
 
@@ -333,14 +331,12 @@ static int sp_solve(ecset_t *e, spwork_t *w, int j, uint64_t off, int len,
 static int sp_write(ecset_t *e, spwork_t *w, int a, const spread_decode_t *dp,
                     uint64_t off, int len, scr_error_t *err)
 {
-    unsigned char *ins[256], *outs[256], *chunk[256];
-    for (int x = 0; x < e->k; x++)
-        ins[x] = sp_slot(e, w->got, a, dp->chosen[x], len);
-    for (int q = 0; q < e->k; q++)
-        chunk[q] = sp_slot(e, w->got, a, q, len);
+    unsigned char *slice[256], *scratch[256], *chunk[256];
+    for (int u = 0; u < e->n - 1; u++)
+        slice[u] = sp_slot(e, w->got, a, u, len);
     for (int y = 0; y < dp->ntargets; y++)
-        outs[y] = chunk[dp->targets[y]] = w->dec + (size_t)y * (size_t)len;
-    spread_decode(&e->sp, dp, len, ins, outs);
+        scratch[y] = w->dec + (size_t)y * (size_t)len;
+    spread_decode(&e->sp, dp, len, slice, scratch, chunk);
     for (int q = 0; q < e->k; q++)
         if (io_write_pad_n(&e->mem[a].cat, chunk[q], (size_t)len,
                            (uint64_t)q * e->chunk + off, err) < 0)

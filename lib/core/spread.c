@@ -132,11 +132,19 @@ int spread_solve_plan(const spread_code_t *c, const int *lost, int j, spread_sol
     return rc;
 }
 
-void spread_solve(const spread_solve_t *s, int len, unsigned char **ins,
-                  unsigned char **outs)
+void spread_solve(const spread_solve_t *s, int len, unsigned char **parity,
+                  unsigned char **by_d, unsigned char **lost_by_d)
 {
-    if (s->nlost > 0)
-        ec_encode_data(len, s->nlost + s->nsrc, s->nlost, s->tbls, ins, outs);
+    unsigned char *ins[32 + 255], *outs[32];
+    if (s->nlost == 0)
+        return;
+    for (int p = 0; p < s->nlost; p++)
+        ins[p] = parity[p];
+    for (int l = 0; l < s->nsrc; l++)
+        ins[s->nlost + l] = by_d[s->src_d[l]];
+    for (int x = 0; x < s->nlost; x++)
+        outs[x] = lost_by_d[s->lost_d[x]];
+    ec_encode_data(len, s->nlost + s->nsrc, s->nlost, s->tbls, ins, outs);
 }
 
 void spread_solve_free(spread_solve_t *s)
@@ -190,10 +198,17 @@ int spread_decode_plan(const spread_code_t *c, const int *lost, int a, spread_de
 }
 
 void spread_decode(const spread_code_t *c, const spread_decode_t *d, int len,
-                   unsigned char **ins, unsigned char **outs)
+                   unsigned char **slice, unsigned char **scratch, unsigned char **chunk)
 {
+    unsigned char *ins[255];
+    for (int q = 0; q < c->k; q++)
+        chunk[q] = slice[q]; /* a chosen slice, unless q is a target */
+    for (int x = 0; x < c->k; x++)
+        ins[x] = slice[d->chosen[x]];
+    for (int y = 0; y < d->ntargets; y++)
+        chunk[d->targets[y]] = scratch[y];
     if (d->ntargets > 0)
-        ec_encode_data(len, c->k, d->ntargets, d->tbls, ins, outs);
+        ec_encode_data(len, c->k, d->ntargets, d->tbls, ins, scratch);
 }
 
 void spread_decode_free(spread_decode_t *d)

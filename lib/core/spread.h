@@ -35,21 +35,21 @@ typedef struct {
     unsigned char *outer_tbls;
 } spread_code_t;
 
-/* what a surviving member computes in a recovery: the slices it got from
- * the lost members, from its first nlost parity chunks and the slices of
- * the survivors (inputs in the order parity 0..nlost-1, then the surviving
- * inputs d - 1 in increasing d, src_d listing those d) */
+/* what a surviving member j computes in a recovery: the slices it got
+ * from the lost members, from its first nlost parity chunks and the slices
+ * of the survivors.  Members are named by their distance d = j - i (mod n):
+ * the slice from member j - d is input d - 1 of the outer code. */
 typedef struct {
     int nlost;
-    int lost_d[32]; /* per lost member x, its distance d = j - a (mod n) */
+    int lost_d[32]; /* the lost members' distances */
     int nsrc;       /* surviving inputs */
-    int src_d[255];
+    int src_d[255]; /* their distances, increasing */
     unsigned char *tbls;
 } spread_solve_t;
 
 /* what a lost member computes: its k chunks from k of the slices it got
- * (chosen[x], slice numbers, increasing); chunks among them are copies,
- * the others (targets) products */
+ * (chosen[x], slice numbers, increasing); chunks among them are the slices
+ * themselves, the others (targets) products */
 typedef struct {
     int chosen[255];
     int ntargets;
@@ -75,17 +75,21 @@ void spread_outer(const spread_code_t *c, int len, unsigned char **in,
 /* plan for surviving member j given lost[] flags (1..m set, j not lost);
  * -1 when more than m are lost or memory runs out */
 int spread_solve_plan(const spread_code_t *c, const int *lost, int j, spread_solve_t *s);
-/* ins: parity 0..nlost-1 then the slices of src_d; outs[x]: lost_d[x]'s */
-void spread_solve(const spread_solve_t *s, int len, unsigned char **ins,
-                  unsigned char **outs);
+/* parity[p]: j's parity chunks (the first nlost are read); by_d[d]: the
+ * slice j got from member j - d (the survivors' are read); the slice each
+ * lost member had sent is written to lost_by_d[d] */
+void spread_solve(const spread_solve_t *s, int len, unsigned char **parity,
+                  unsigned char **by_d, unsigned char **lost_by_d);
 void spread_solve_free(spread_solve_t *s);
 
 /* plan for lost member a given lost[] flags: which slices to use */
 int spread_decode_plan(const spread_code_t *c, const int *lost, int a,
                        spread_decode_t *d);
-/* ins[x]: slice chosen[x]; outs[x]: chunk targets[x] */
+/* slice[u]: slice u of the lost member (the chosen ones are read);
+ * scratch[y]: room for target y.  chunk[q] is set to where chunk q is:
+ * its slice, or the scratch its product was written to. */
 void spread_decode(const spread_code_t *c, const spread_decode_t *d, int len,
-                   unsigned char **ins, unsigned char **outs);
+                   unsigned char **slice, unsigned char **scratch, unsigned char **chunk);
 void spread_decode_free(spread_decode_t *d);
 
 #endif

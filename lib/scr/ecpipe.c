@@ -39,23 +39,28 @@ unsigned char *ec_alloc(size_t size)
     return posix_memalign(&p, 64, size ? size : 64) == 0 ? p : NULL;
 }
 
+int ec_piece_len(const scr_ctx_t *ctx, uint64_t chunk, size_t units, size_t cap_bytes)
+{
+    /* a buffer holds units pieces (every member's block of one): with
+     * large sets the pieces shrink so it stays within cap_bytes (the ring
+     * sends 256 KiB segments whatever the piece) */
+    size_t bufsize = ctx->buf_size;
+    if (units > 0 && bufsize > cap_bytes / units)
+        bufsize = (cap_bytes / units) & ~(size_t)63;
+    if (bufsize < ((size_t)64 << 10))
+        bufsize = (size_t)64 << 10;
+    return (int)(chunk < bufsize ? chunk : bufsize);
+}
+
 void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
                   size_t recvu, size_t datau, size_t cap_bytes, MPI_Comm comm,
                   scr_error_t *err)
 {
-    /* the send side holds every member's block of a piece: with large
-     * sets the pieces shrink so each of the two stays within cap_bytes
-     * (the ring sends 256 KiB segments whatever the piece) */
-    size_t bufsize = ctx->buf_size;
-    if (sendu > 0 && bufsize > cap_bytes / sendu)
-        bufsize = (cap_bytes / sendu) & ~(size_t)63;
-    if (bufsize < ((size_t)64 << 10))
-        bufsize = (size_t)64 << 10;
     memset(pp, 0, sizeof(*pp));
     pp->j = j;
     pp->overlap = ctx->overlap;
     pp->err = err;
-    pp->len = (int)(j->chunk < bufsize ? j->chunk : bufsize);
+    pp->len = ec_piece_len(ctx, j->chunk, sendu, cap_bytes);
     pp->pieces =
         pp->len ? (int)((j->chunk + (uint64_t)pp->len - 1) / (uint64_t)pp->len) : 0;
     size_t cap = (size_t)(pp->len ? pp->len : 1);
@@ -88,8 +93,8 @@ void ec_pipe_free(ec_pipe_t *pp)
 int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
 {
     size_t counts[256];
-    ring_t ring;
-    if (ring_init(&ring) < 0)
+    ring_t ring = {0};
+    if (!pp->xchg && ring_init(&ring) < 0)
         MPI_Abort(comm, 1);
     worker_t w;
     worker_init(&w, pp->pieces > 1 && pp->overlap);

@@ -66,10 +66,13 @@ struct ec_pipe {
 /* 64-byte aligned for ISA-L's vector code, NULL when memory runs out */
 unsigned char *ec_alloc(size_t size);
 
-/* buffers for pieces: send blocks of sendu, receive blocks of recvu piece
- * lengths, scratch of datau; a piece is at most SCR_MPI_BUF_SIZE and cut
- * so that sendu of it fit in cap_bytes.  Aborts when memory runs out (the
- * set would hang). */
+/* bytes per piece of chunks of chunk bytes: at most SCR_MPI_BUF_SIZE (and
+ * 64 KiB at the least), cut so that units of it fit in cap_bytes */
+int ec_piece_len(const scr_ctx_t *ctx, uint64_t chunk, size_t units, size_t cap_bytes);
+
+/* buffers for pieces (ec_piece_len of sendu): send blocks of sendu,
+ * receive blocks of recvu piece lengths, scratch of datau.  Aborts when
+ * memory runs out (the set would hang). */
 void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu,
                   size_t recvu, size_t datau, size_t cap_bytes, MPI_Comm comm,
                   scr_error_t *err);

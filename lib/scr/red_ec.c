@@ -219,7 +219,7 @@ static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error
     if (j->spread)
         return red_rs_encode(j, ctx, comm, err);
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, 1, EC_PIPE_CAP,
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, 0, EC_PIPE_CAP,
                  comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = (size_t)j->m;

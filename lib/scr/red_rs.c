@@ -194,16 +194,15 @@ static int rec_read(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
 static void rec_solve(rs_rec_t *rr, int len)
 {
     ec_job_t *j = rr->j;
-    const spread_solve_t *sv = &rr->sv;
-    unsigned char *ins[512], *outs[32];
+    unsigned char *par[32], *by_d[256], *lost_by_d[256];
     double t0 = scr_now();
-    for (int p = 0; p < sv->nlost; p++)
-        ins[p] = slot(rr->P, p, len);
-    for (int l = 0; l < sv->nsrc; l++)
-        ins[sv->nlost + l] = slot(rr->R, (j->i + j->n - sv->src_d[l]) % j->n, len);
-    for (int x = 0; x < sv->nlost; x++)
-        outs[x] = slot(rr->X, (j->i + j->n - sv->lost_d[x]) % j->n, len);
-    spread_solve(sv, len, ins, outs);
+    for (int p = 0; p < j->m; p++)
+        par[p] = slot(rr->P, p, len);
+    for (int d = 1; d < j->n; d++) {
+        by_d[d] = slot(rr->R, (j->i + j->n - d) % j->n, len);
+        lost_by_d[d] = slot(rr->X, (j->i + j->n - d) % j->n, len);
+    }
+    spread_solve(&rr->sv, len, par, by_d, lost_by_d);
     rr->mul += scr_now() - t0;
 }
 
@@ -212,15 +211,13 @@ static int rec_decode(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
 {
     ec_job_t *j = rr->j;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    unsigned char *ins[256], *outs[256], *chunk[256];
+    unsigned char *slice[256], *scratch[256], *chunk[256];
     double t0 = scr_now();
-    for (int x = 0; x < j->k; x++)
-        ins[x] = slot(rr->X, spread_dest(&j->sp, j->i, rr->dp.chosen[x]), len);
-    for (int q = 0; q < j->k; q++)
-        chunk[q] = slot(rr->X, spread_dest(&j->sp, j->i, q), len);
+    for (int u = 0; u < j->n - 1; u++)
+        slice[u] = slot(rr->X, spread_dest(&j->sp, j->i, u), len);
     for (int y = 0; y < rr->dp.ntargets; y++)
-        outs[y] = chunk[rr->dp.targets[y]] = slot(rr->C, rr->dp.targets[y], len);
-    spread_decode(&j->sp, &rr->dp, len, ins, outs);
+        scratch[y] = slot(rr->C, y, len);
+    spread_decode(&j->sp, &rr->dp, len, slice, scratch, chunk);
     double t1 = scr_now();
     int rc = 0;
     for (int q = 0; q < j->k; q++) {
@@ -310,11 +307,9 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->comm = comm;
     rr->lost = lost;
     rr->me_lost = lost[j->i];
-    /* three slot arrays of n: pieces shrink with large sets, as the encode's */
-    size_t cap = ctx->buf_size, most = RS_CAP / (size_t)j->n;
-    cap = cap > most ? most & ~(size_t)63 : cap;
-    cap = cap < ((size_t)64 << 10) ? (size_t)64 << 10 : cap;
-    rr->len = (int)(j->chunk < cap ? (j->chunk ? j->chunk : 1) : cap);
+    /* slot arrays of n, each within RS_CAP as the encode's */
+    rr->len = ec_piece_len(ctx, j->chunk, (size_t)j->n, RS_CAP);
+    rr->len = rr->len ? rr->len : 1;
     rr->pieces = (int)((j->chunk + (uint64_t)rr->len - 1) / (uint64_t)rr->len);
     size_t l = (size_t)rr->len;
     rr->S = ec_alloc((size_t)j->n * l);

@@ -69,16 +69,15 @@ static int recover(const spread_code_t *c, set_t *w, const int *lost)
         spread_solve_t sv;
         if (spread_solve_plan(c, lost, j, &sv) < 0)
             return -1;
-        unsigned char *in[64], *out[32];
-        for (int p = 0; p < sv.nlost; p++)
-            in[p] = w->parity[j][p];
-        for (int l = 0; l < sv.nsrc; l++) {
-            int i = mod(j - sv.src_d[l], c->n);
-            in[sv.nlost + l] = w->slice[i][sv.src_d[l] - 1];
+        unsigned char *par[16], *by_d[16], *lost_by_d[16];
+        for (int p = 0; p < c->m; p++)
+            par[p] = w->parity[j][p];
+        for (int d = 1; d < c->n; d++) {
+            int i = mod(j - d, c->n);
+            by_d[d] = lost[i] ? NULL : w->slice[i][d - 1];
+            lost_by_d[d] = got[i][d - 1];
         }
-        for (int x = 0; x < sv.nlost; x++)
-            out[x] = got[mod(j - sv.lost_d[x], c->n)][sv.lost_d[x] - 1];
-        spread_solve(&sv, CH, in, out);
+        spread_solve(&sv, CH, par, by_d, lost_by_d);
         spread_solve_free(&sv);
     }
     for (int a = 0; a < c->n; a++) { /* the lost decode */
@@ -87,15 +86,14 @@ static int recover(const spread_code_t *c, set_t *w, const int *lost)
         spread_decode_t dp;
         if (spread_decode_plan(c, lost, a, &dp) < 0)
             return -1;
-        unsigned char *in[16], *out[16];
-        for (int x = 0; x < c->k; x++) {
-            in[x] = got[a][dp.chosen[x]];
-            if (dp.chosen[x] < c->k)
-                memcpy(w->chunk[a][dp.chosen[x]], in[x], CH);
-        }
+        unsigned char *slice[16], *scratch[16], *chunk[16], tmp[16][CH];
+        for (int u = 0; u < c->n - 1; u++)
+            slice[u] = got[a][u];
         for (int y = 0; y < dp.ntargets; y++)
-            out[y] = w->chunk[a][dp.targets[y]];
-        spread_decode(c, &dp, CH, in, out);
+            scratch[y] = tmp[y];
+        spread_decode(c, &dp, CH, slice, scratch, chunk);
+        for (int q = 0; q < c->k; q++)
+            memcpy(w->chunk[a][q], chunk[q], CH);
         spread_decode_free(&dp);
         slices_of(c, w, a);
     }

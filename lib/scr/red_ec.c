@@ -427,7 +427,10 @@ typedef struct {
     int nlost;
 } ec_lost_t;
 
-/* recovery, prepare: a survivor's products into the lost processes' regions */
+/* recovery, prepare: a survivor's products into the lost processes' regions
+ * (a lost process adds zeros).  XOR loses one process, and each slot of a
+ * survivor is that process's slot of the same stripe times 1: it is read
+ * straight into place, nothing cleared or multiplied. */
 static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                               scr_error_t *err)
 {
@@ -435,33 +438,36 @@ static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned cha
     const ec_lost_t *l = pp->plan;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     size_t region = (size_t)j->n * (size_t)len;
-    int rc = 0;
-    memset(send, 0, (size_t)l->nlost * region);
+    int rc = 0, direct = j->code.is_xor && !l->lost[j->i];
+    if (!direct)
+        memset(send, 0, (size_t)l->nlost * region);
     for (int slot = 0; slot < j->n && !l->lost[j->i]; slot++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, slot, &s, &t);
         int u = ec_plan_chosen_index(&j->code, &l->plans[s], t);
         if (u < 0)
             continue;
-        double t0 = scr_now();
-        if (slot < j->k) {
-            if (io_read_pad_n(&cat, pp->data, (size_t)len,
-                              (uint64_t)slot * j->chunk + off, err) < 0)
-                rc = -1;
-        } else if (io_pread_full(
-                       j->pfd, pp->data, (size_t)len,
-                       (off_t)(j->data_off + (uint64_t)(slot - j->k) * j->chunk + off)) !=
-                   len) {
-            rc = errprintf(err, "read %s: short read", j->ppath);
-        }
-        double t1 = scr_now();
         unsigned char *outs[32];
         for (int x = 0; x < l->plans[s].ntargets; x++) {
             int tt = l->plans[s].targets[x];
             outs[x] = send + (size_t)l->lidx[ec_holder(&j->code, s, tt)] * region +
                       (size_t)ec_symbol_slot(&j->code, s, tt) * (size_t)len;
         }
-        ec_decode_part(&l->plans[s], u, len, pp->data, outs);
+        unsigned char *in = direct ? outs[0] : pp->data;
+        double t0 = scr_now();
+        if (slot < j->k) {
+            if (io_read_pad_n(&cat, in, (size_t)len, (uint64_t)slot * j->chunk + off,
+                              err) < 0)
+                rc = -1;
+        } else if (io_pread_full(
+                       j->pfd, in, (size_t)len,
+                       (off_t)(j->data_off + (uint64_t)(slot - j->k) * j->chunk + off)) !=
+                   len) {
+            rc = errprintf(err, "read %s: short read", j->ppath);
+        }
+        double t1 = scr_now();
+        if (!direct)
+            ec_decode_part(&l->plans[s], u, len, pp->data, outs);
         pp->read += t1 - t0;
         pp->mul += scr_now() - t1;
     }
@@ -481,9 +487,14 @@ static int ec_recover_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char
         unsigned char *piece = recv + (size_t)slot * (size_t)len;
         uint64_t at = (uint64_t)(slot - j->k) * j->chunk + off;
         if (slot < j->k) {
+            /* the CRC32 of what landed (read back while it is in cache):
+             * the application reads these files next */
             uint64_t pos = (uint64_t)slot * j->chunk + off;
-            crcseg_update(&j->ucrc, pos, piece, (size_t)len);
             rc = io_write_pad_n(&cat, piece, (size_t)len, pos, err);
+            if (rc == 0)
+                rc = io_read_pad_n(&cat, pp->data, (size_t)len, pos, err);
+            if (rc == 0)
+                crcseg_update(&j->ucrc, pos, pp->data, (size_t)len);
             continue;
         }
         crcseg_update(&j->pcrc, at, piece, (size_t)len);
@@ -533,10 +544,10 @@ static int ec_finish_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
         if (ftruncate(j->files.fds[f], (off_t)j->files.sizes[f]) < 0 ||
             fsync(j->files.fds[f]) < 0)
             return errprintf(err, "write %s: %s", j->files.names[f], strerror(errno));
-        /* read back, not the CRC of the bytes handed to write: the
-         * application reads this file next, and nothing else would catch
-         * a write the device did not complete */
-        if (io_file_crc(j->files.names[f], &got, NULL, err) < 0)
+        /* of the bytes read back after each write (ec_recover_finish,
+         * rec_decode), not of those handed to write: nothing else would
+         * catch a write the device did not complete */
+        if (crcseg_file_or_read(&j->ucrc, f, j->files.names[f], &got, err) < 0)
             return -1;
         if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != got)
             return errprintf(err, "%s: rebuilt data has CRC32 0x%08x, expected 0x%08x",

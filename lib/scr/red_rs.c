@@ -222,10 +222,13 @@ static int rec_decode(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
     int rc = 0;
     for (int q = 0; q < j->k; q++) {
         uint64_t pos = (uint64_t)q * j->chunk + off;
-        crcseg_update(&j->ucrc, pos, chunk[q], (size_t)len);
         if (rc == 0 && io_write_pad_n(&cat, chunk[q], (size_t)len, pos, err) < 0)
             rc = -1;
         memcpy(slot(rr->S, spread_dest(&j->sp, j->i, q), len), chunk[q], (size_t)len);
+        /* the CRC32 of what landed, read back into the chunk just used */
+        if (rc == 0 && io_read_pad_n(&cat, chunk[q], (size_t)len, pos, err) < 0)
+            rc = -1;
+        crcseg_update(&j->ucrc, pos, chunk[q], (size_t)len);
     }
     double t2 = scr_now();
     rs_inner(j, len, rr->S);

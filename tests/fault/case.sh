@@ -247,6 +247,20 @@ flow_lose2() {
 	run verify "" "" 4242 -- --steps 6
 }
 
+# checkpoint 3's RS parity as an earlier release wrote it (the striped
+# code, no CODE in the header: uncode.py) on every node; node3 lost
+flow_old_code() {
+	local f d n=0
+	run first "" "" 4242 -- --steps 6
+	for f in "$("$simnode" shm "$sim")"/node*/root/scr.4242/scr.dataset.3/*.rs; do
+		d=${f%/scr.dataset.3/*}
+		python3 "$here/uncode.py" "$f" "$d"/filemap_*.scrinfo && n=$((n + 1))
+	done
+	echo "header without CODE: $n parity files of dataset 3" >>"$dir/runs"
+	lose node3
+	run verify "" "" 4242 -- --steps 6
+}
+
 # the cache wiped on every node after checkpoint 3 (SCR_FLUSH=2: the
 # prefix has 2 and, flushed by SCR_Finalize, 3)
 flow_wipeall() {
@@ -413,7 +427,7 @@ result() {
 
 fn=flow_${flow//-/_}
 case "$flow" in
-ckpt | ckpt-lose | flush | fetch | rebuild | lose2 | wipeall | twojobs) ;;
+ckpt | ckpt-lose | flush | fetch | rebuild | lose2 | wipeall | twojobs | old-code) ;;
 corrupt-cache | corrupt-prefix) ;;
 epilog) EPILOG_FAULT_NODES=node3 ;;
 rebuild-shift) fn=flow_rebuild LOSE=node1 SHIFT=node2:2,node3:2,node4:2,node5:2 ;;

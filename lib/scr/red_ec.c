@@ -427,10 +427,10 @@ typedef struct {
     int nlost;
 } ec_lost_t;
 
-/* recovery, prepare: a survivor's products into the lost processes' regions
- * (a lost process adds zeros).  XOR loses one process, and each slot of a
- * survivor is that process's slot of the same stripe times 1: it is read
- * straight into place, nothing cleared or multiplied. */
+/* recovery, prepare (XOR: RS recovers in red_rs.c).  One process is lost,
+ * and each slot of a survivor is that process's slot of the same stripe
+ * times 1: it is read straight into its place in the send buffer, which the
+ * ring adds up on its way to the lost process.  That one adds zeros. */
 static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                               scr_error_t *err)
 {
@@ -438,23 +438,19 @@ static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned cha
     const ec_lost_t *l = pp->plan;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     size_t region = (size_t)j->n * (size_t)len;
-    int rc = 0, direct = j->code.is_xor && !l->lost[j->i];
-    if (!direct)
+    int rc = 0;
+    if (l->lost[j->i])
         memset(send, 0, (size_t)l->nlost * region);
+    double t0 = scr_now();
     for (int slot = 0; slot < j->n && !l->lost[j->i]; slot++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, slot, &s, &t);
-        int u = ec_plan_chosen_index(&j->code, &l->plans[s], t);
-        if (u < 0)
-            continue;
-        unsigned char *outs[32];
-        for (int x = 0; x < l->plans[s].ntargets; x++) {
-            int tt = l->plans[s].targets[x];
-            outs[x] = send + (size_t)l->lidx[ec_holder(&j->code, s, tt)] * region +
-                      (size_t)ec_symbol_slot(&j->code, s, tt) * (size_t)len;
-        }
-        unsigned char *in = direct ? outs[0] : pp->data;
-        double t0 = scr_now();
+        const ec_plan_t *p = &l->plans[s];
+        if (p->ntargets != 1 || ec_plan_chosen_index(&j->code, p, t) < 0)
+            continue; /* not in XOR: every stripe lost one symbol, all others chosen */
+        int tt = p->targets[0];
+        unsigned char *in = send + (size_t)l->lidx[ec_holder(&j->code, s, tt)] * region +
+                            (size_t)ec_symbol_slot(&j->code, s, tt) * (size_t)len;
         if (slot < j->k) {
             if (io_read_pad_n(&cat, in, (size_t)len, (uint64_t)slot * j->chunk + off,
                               err) < 0)
@@ -465,12 +461,8 @@ static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned cha
                    len) {
             rc = errprintf(err, "read %s: short read", j->ppath);
         }
-        double t1 = scr_now();
-        if (!direct)
-            ec_decode_part(&l->plans[s], u, len, pp->data, outs);
-        pp->read += t1 - t0;
-        pp->mul += scr_now() - t1;
     }
+    pp->read += scr_now() - t0;
     return rc;
 }
 

@@ -419,12 +419,11 @@ static int ec_prepare_lost(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int id,
     return ec_write_header(ctx, rd, j, id, dset, err);
 }
 
-/* what a recovery knows: who is lost and how to decode each stripe */
+/* what an XOR recovery knows: who is lost, and the lost process's slot in
+ * each stripe (its place in the send buffer) */
 typedef struct {
-    ec_plan_t *plans;
     const int *lost;
-    int lidx[256]; /* lost process -> its region in the send buffer */
-    int nlost;
+    int slot[256];
 } ec_lost_t;
 
 /* recovery, prepare (XOR: RS recovers in red_rs.c).  One process is lost,
@@ -437,20 +436,14 @@ static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned cha
     ec_job_t *j = pp->j;
     const ec_lost_t *l = pp->plan;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    size_t region = (size_t)j->n * (size_t)len;
     int rc = 0;
     if (l->lost[j->i])
-        memset(send, 0, (size_t)l->nlost * region);
+        memset(send, 0, (size_t)j->n * (size_t)len);
     double t0 = scr_now();
     for (int slot = 0; slot < j->n && !l->lost[j->i]; slot++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, slot, &s, &t);
-        const ec_plan_t *p = &l->plans[s];
-        if (p->ntargets != 1 || ec_plan_chosen_index(&j->code, p, t) < 0)
-            continue; /* not in XOR: every stripe lost one symbol, all others chosen */
-        int tt = p->targets[0];
-        unsigned char *in = send + (size_t)l->lidx[ec_holder(&j->code, s, tt)] * region +
-                            (size_t)ec_symbol_slot(&j->code, s, tt) * (size_t)len;
+        unsigned char *in = send + (size_t)l->slot[s] * (size_t)len;
         if (slot < j->k) {
             if (io_read_pad_n(&cat, in, (size_t)len, (uint64_t)slot * j->chunk + off,
                               err) < 0)
@@ -504,16 +497,16 @@ static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
 {
     if (j->spread)
         return red_rs_recover(j, ctx, comm, lost, nlost, err);
-    ec_lost_t l = {calloc((size_t)j->n, sizeof(ec_plan_t)), lost, {0}, nlost};
-    for (int r = 0, x = 0; r < j->n; r++)
-        l.lidx[r] = lost[r] ? x++ : -1;
-    if (!l.plans || ec_plan_create(&j->code, lost, l.plans) < 0) {
-        free(l.plans);
-        return errprintf(err, "cannot plan the recovery");
-    }
+    /* XOR sets lose one member at most (red_ec_recover refuses more) */
+    ec_lost_t l = {lost, {0}};
+    for (int r = 0; r < j->n; r++)
+        for (int q = 0; lost[r] && q < j->n; q++) {
+            int s, t;
+            ec_slot_symbol(&j->code, r, q, &s, &t);
+            l.slot[s] = q;
+        }
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)nlost * (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP,
-                 comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP, comm, err);
     for (int r = 0; r < j->n; r++)
         pp.units[r] = lost[r] ? (size_t)j->n : 0;
     pp.prepare = ec_recover_prepare;
@@ -521,8 +514,6 @@ static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
     pp.plan = &l;
     int rc = ec_pipe_run(&pp, comm, "recovery");
     ec_pipe_free(&pp);
-    ec_plan_free(&j->code, l.plans);
-    free(l.plans);
     return rc;
 }
 

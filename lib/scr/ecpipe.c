@@ -4,6 +4,7 @@
 
 #include "ecpipe.h"
 #include "fault.h"
+#include "io.h"
 #include "log.h"
 #include "ring.h"
 #include "worker.h"
@@ -139,4 +140,15 @@ void ec_pipe_fault(const ec_pipe_t *pp, uint64_t off, const char *block, const c
         fault_point(block, pp->j->rank);
     if (piece == (uint64_t)pp->pieces / 2)
         fault_point(half, pp->j->rank);
+}
+
+int ec_write_back(ec_job_t *j, const unsigned char *buf, unsigned char *back, size_t len,
+                  uint64_t pos, scr_error_t *err)
+{
+    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
+    if (io_write_pad_n(&cat, buf, len, pos, err) < 0 ||
+        io_read_pad_n(&cat, back, len, pos, err) < 0)
+        return -1;
+    crcseg_update(&j->ucrc, pos, back, len);
+    return 0;
 }

@@ -86,6 +86,12 @@ int ec_pipe_len(const ec_pipe_t *pp, int p);
 int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what);
 /* after a finished piece at off: first, the fault point block; the middle
  * one, half (fault.h; on the worker thread when there is one) */
+/* a rebuilt piece: write it at pos of the job's files, read it back into
+ * back (which may be buf) and add what landed to the files' CRC32s (ucrc):
+ * the application reads these files next.  0 or -1 with err set. */
+int ec_write_back(ec_job_t *j, const unsigned char *buf, unsigned char *back, size_t len,
+                  uint64_t pos, scr_error_t *err);
+
 void ec_pipe_fault(const ec_pipe_t *pp, uint64_t off, const char *block,
                    const char *half);
 

@@ -465,21 +465,14 @@ static int ec_recover_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char
 {
     ec_job_t *j = pp->j;
     const ec_lost_t *l = pp->plan;
-    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     double t0 = scr_now();
     int rc = 0;
     for (int slot = 0; slot < j->n && l->lost[j->i] && rc == 0; slot++) {
         unsigned char *piece = recv + (size_t)slot * (size_t)len;
         uint64_t at = (uint64_t)(slot - j->k) * j->chunk + off;
         if (slot < j->k) {
-            /* the CRC32 of what landed (read back while it is in cache):
-             * the application reads these files next */
-            uint64_t pos = (uint64_t)slot * j->chunk + off;
-            rc = io_write_pad_n(&cat, piece, (size_t)len, pos, err);
-            if (rc == 0)
-                rc = io_read_pad_n(&cat, pp->data, (size_t)len, pos, err);
-            if (rc == 0)
-                crcseg_update(&j->ucrc, pos, pp->data, (size_t)len);
+            rc = ec_write_back(j, piece, pp->data, (size_t)len,
+                               (uint64_t)slot * j->chunk + off, err);
             continue;
         }
         crcseg_update(&j->pcrc, at, piece, (size_t)len);

@@ -210,7 +210,6 @@ static void rec_solve(rs_rec_t *rr, int len)
 static int rec_decode(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
 {
     ec_job_t *j = rr->j;
-    io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
     unsigned char *slice[256], *scratch[256], *chunk[256];
     double t0 = scr_now();
     for (int u = 0; u < j->n - 1; u++)
@@ -221,14 +220,11 @@ static int rec_decode(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
     double t1 = scr_now();
     int rc = 0;
     for (int q = 0; q < j->k; q++) {
-        uint64_t pos = (uint64_t)q * j->chunk + off;
-        if (rc == 0 && io_write_pad_n(&cat, chunk[q], (size_t)len, pos, err) < 0)
-            rc = -1;
         memcpy(slot(rr->S, spread_dest(&j->sp, j->i, q), len), chunk[q], (size_t)len);
-        /* the CRC32 of what landed, read back into the chunk just used */
-        if (rc == 0 && io_read_pad_n(&cat, chunk[q], (size_t)len, pos, err) < 0)
+        /* S holds the copy the slices are made of: read back over chunk */
+        if (rc == 0 && ec_write_back(j, chunk[q], chunk[q], (size_t)len,
+                                     (uint64_t)q * j->chunk + off, err) < 0)
             rc = -1;
-        crcseg_update(&j->ucrc, pos, chunk[q], (size_t)len);
     }
     double t2 = scr_now();
     rs_inner(j, len, rr->S);

@@ -282,7 +282,7 @@ static void init_counters(scr_ctx_t *ctx)
  * run` must relaunch it. */
 static void init_halt_check(scr_ctx_t *ctx)
 {
-    char reason[256] = "";
+    char reason[SCR_HALT_REASON_MAX] = "";
     if (ctx->rank == 0) {
         kvtree_t *t = kvtree_new();
         scr_error_t err;

@@ -105,8 +105,8 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index)
         log_err("SCR_Start_output: a cached dataset is already named '%s'", name);
         return SCR_FAILURE;
     }
-    /* nobody deletes cached files before everyone got this far */
-    MPI_Barrier(ctx->comm);
+    /* nobody deletes cached files before everyone got this far: the
+     * poll's first allreduce, which every rank enters, is the barrier */
     flush_async_poll(ctx, 0);
     ctx->out.id = ++ctx->dataset_id;
     if (flags & SCR_FLAG_CHECKPOINT)
@@ -304,7 +304,7 @@ static void out_flush(scr_ctx_t *ctx, int id, int flush_now)
 /* count a checkpoint against CheckpointsLeft, stop if a halt condition holds */
 static void out_halt(scr_ctx_t *ctx, int checkpoint)
 {
-    char reason[256] = "";
+    char reason[SCR_HALT_REASON_MAX] = "";
     if (scr_halt_after_dataset(ctx, checkpoint, reason, sizeof(reason))) {
         if (ctx->rank == 0)
             log_msg("halt condition %s holds", reason);
@@ -319,9 +319,13 @@ static int out_protect(scr_ctx_t *ctx, int id, int all)
     scr_error_t err = {""};
     if (all) {
         fault_point("output.redundancy", ctx->rank);
-        int ok = red_apply(ctx, ctx->out.rd, id, ctx->out.dir, ctx->comm, &err) == 0;
-        all = scr_agree(ctx, ok, "SCR_Complete_output: redundancy",
-                        err.text[0] ? &err : NULL);
+        /* red_apply agrees already; a second agreement only on failure,
+         * to name the rank that knows why */
+        all = red_apply(ctx, ctx->out.rd, id, ctx->out.dir, ctx->comm, &err) == 0;
+        if (!all &&
+            scr_agree(ctx, !err.text[0], "SCR_Complete_output: redundancy", &err) &&
+            ctx->rank == 0)
+            log_err("SCR_Complete_output: redundancy failed");
     }
     fault_point("output.protected", ctx->rank); /* redundancy done, not marked */
     kvtree_util_set_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE", all);

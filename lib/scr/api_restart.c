@@ -42,14 +42,16 @@ static void halt_refresh(scr_ctx_t *ctx)
 /* rank 0 judges the cached copy, everyone learns the verdict */
 static int halt_share(scr_ctx_t *ctx, char *reason, size_t len)
 {
-    int halt = 0;
+    /* the verdict in the reason's first byte: one broadcast, not two */
+    char msg[SCR_HALT_REASON_MAX + 1] = "";
     if (ctx->rank == 0)
-        halt = halt_check(ctx->halt, time(NULL), halt_end_time(ctx),
-                          config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0),
-                          HALT_IGNORE_FINISHED, reason, len);
-    MPI_Bcast(&halt, 1, MPI_INT, 0, ctx->comm);
-    MPI_Bcast(reason, (int)len, MPI_CHAR, 0, ctx->comm);
-    return halt;
+        msg[0] = (char)halt_check(ctx->halt, time(NULL), halt_end_time(ctx),
+                                  config_get_int(ctx->cfg, "SCR_HALT_SECONDS", 0),
+                                  HALT_IGNORE_FINISHED, msg + 1, sizeof(msg) - 1);
+    MPI_Bcast(msg, (int)sizeof(msg), MPI_CHAR, 0, ctx->comm);
+    if (len > 0)
+        snprintf(reason, len, "%s", msg + 1);
+    return msg[0] != 0;
 }
 
 int scr_halt_check_fresh(scr_ctx_t *ctx, int fresh, char *reason, size_t len)
@@ -82,7 +84,7 @@ int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len)
 
 int scr_halt_pending(scr_ctx_t *ctx)
 {
-    char reason[256] = "";
+    char reason[SCR_HALT_REASON_MAX] = "";
     return scr_halt_check_fresh(ctx, 0, reason, sizeof(reason));
 }
 

@@ -33,7 +33,9 @@ int scr_check_init(scr_ctx_t *ctx, const char *fn);
 
 /* 1 when a halt condition of the halt file holds, or the job's end time
  * (scheduler, else SCR_END_TIME) is closer than SCR_HALT_SECONDS.  Rank 0
- * decides, everyone learns it (and the reason).  Collective. */
+ * decides, everyone learns it (and the reason, cut to SCR_HALT_REASON_MAX
+ * bytes).  Collective. */
+#define SCR_HALT_REASON_MAX 256
 int scr_halt_check(scr_ctx_t *ctx, char *reason, size_t len);
 /* fresh 0: use the copy read in the last 10 s (SCR_Need_checkpoint and
  * SCR_Should_exit run every step: no PFS access each time) */

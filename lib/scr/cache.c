@@ -154,11 +154,13 @@ static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *vi
 
 void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
 {
-    int victims[64], nvictims = 0;
+    /* the count and the ids in one broadcast (a collective on every
+     * checkpoint's path) */
+    int msg[65] = {0}, *victims = msg + 1;
     if (ctx->rank == 0)
-        nvictims = evict_pick(ctx, st, room, victims);
-    MPI_Bcast(&nvictims, 1, MPI_INT, 0, ctx->comm);
-    MPI_Bcast(victims, nvictims, MPI_INT, 0, ctx->comm);
+        msg[0] = evict_pick(ctx, st, room, victims);
+    MPI_Bcast(msg, 65, MPI_INT, 0, ctx->comm);
+    int nvictims = msg[0];
     /* the pool holds one eviction's files: what the last one left unused
      * goes (in the background) before this one adds its own */
     if (nvictims > 0 && room > 0) {

@@ -445,6 +445,7 @@ int flush_async_start(scr_ctx_t *ctx, int id)
 int flush_async_poll(scr_ctx_t *ctx, int wait)
 {
     int running = ctx->async != NULL, any;
+    /* unconditional: SCR_Start_output counts on it as its barrier */
     MPI_Allreduce(&running, &any, 1, MPI_INT, MPI_LOR, ctx->comm);
     if (!any)
         return 0;

@@ -27,7 +27,8 @@ int flush_sync(scr_ctx_t *ctx, int id);
 /* start a background flush of id (finishing any earlier one first) */
 int flush_async_start(scr_ctx_t *ctx, int id);
 /* finish a background flush if every process is done (wait: until it is);
- * returns 1 while one is still running */
+ * returns 1 while one is still running.  Collective, and a barrier: no
+ * process returns before every process called it. */
 int flush_async_poll(scr_ctx_t *ctx, int wait);
 /* the newest complete checkpoint in cache that is not on the prefix, or -1 */
 int flush_pending_ckpt(scr_ctx_t *ctx);

@@ -20,7 +20,10 @@ kvtree_t *red_user_files(const kvtree_t *fm, int id, int rank);
 void red_record_crcs(scr_ctx_t *ctx, int id, const kvtree_t *list);
 
 /* protect dataset id; collective over world (a duplicate of the world: the
- * library's, or the background encode's own, redbg.h) */
+ * library's, or the background encode's own, redbg.h), with the same result
+ * on every rank.  SINGLE takes part too: a rank whose set has no member
+ * outside its failure group keeps its data as SINGLE while the others
+ * encode. */
 int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, MPI_Comm world,
               scr_error_t *err);
 int red_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, int need,

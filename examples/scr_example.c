@@ -24,6 +24,8 @@
  *   --exit-status N    after a normal finish (SCR_Finalize), exit with N
  *   --threads 1        MPI_Init_thread(MPI_THREAD_MULTIPLE), as
  *                      SCR_REDUNDANCY_ASYNC=1 needs
+ *   --wait-file PATH   after SCR_Init and the restart, wait (at most 120 s)
+ *                      until PATH exists: a test starts two jobs together
  *
  * After each checkpoint it asks SCR_Should_exit and stops early when told.
  * Exits 0 when it reached --steps with every check passed.
@@ -35,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "scr.h"
 
@@ -42,6 +45,7 @@ static struct {
     int rank, ranks, steps, every, files, die_in, die_after, touch_after, expect,
         sleep_ms, output, tolerate, exit_status;
     char touch[SCR_MAX_FILENAME];
+    char wait[SCR_MAX_FILENAME];
     long size;
 } app = {.steps = 10,
          .every = 2,
@@ -248,11 +252,25 @@ static void parse(int argc, char **argv)
             app.tolerate = (int)v;
         else if (!strcmp(argv[i], "--exit-status"))
             app.exit_status = (int)v;
+        else if (!strcmp(argv[i], "--wait-file"))
+            snprintf(app.wait, sizeof(app.wait), "%s", argv[i + 1]);
         else if (!strcmp(argv[i], "--threads"))
             continue; /* read before MPI_Init */
         else
             fail("unknown option", argv[i]);
     }
+}
+
+/* rank 0 waits for the file, the others for rank 0 */
+static void wait_file(void)
+{
+    struct timespec ts = {0, 100 * 1000000};
+    int i = 0;
+    while (app.rank == 0 && access(app.wait, F_OK) != 0 && i++ < 1200)
+        nanosleep(&ts, NULL);
+    if (app.rank == 0 && access(app.wait, F_OK) != 0)
+        fail("waited 120 s for", app.wait);
+    MPI_Barrier(MPI_COMM_WORLD);
 }
 
 int main(int argc, char **argv)
@@ -280,6 +298,8 @@ int main(int argc, char **argv)
     }
     if (app.rank == 0 && start == 0)
         printf("scr_example: starting from the beginning\n");
+    if (app.wait[0])
+        wait_file();
     int step;
     for (step = start + 1; step <= app.steps; step++) {
         int need = 0, stop = 0;

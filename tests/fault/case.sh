@@ -336,18 +336,29 @@ flow_meta_summary() {
 
 # two jobs of 4 ranks flush to the same prefix at once: job A (node1-2)
 # checkpoints every 2 steps, job B (node3-4) every 3, so the same dataset
-# ids name different steps; then a new job restarts from the prefix
+# ids name different steps; then a new job restarts from the prefix.  Both
+# wait after SCR_Init until both got there: on a loaded machine one launch
+# can otherwise finish before the other one starts.
 flow_twojobs() {
-	local env=()
+	local env=() i
 	mapfile -t env < <(FLUSH=1 scr_env)
-	(cd "$pfs" && timeout -s KILL 90 "$simnode" mpirun "$sim" -np 4 --host node1:2,node2:2 \
+	(cd "$pfs" && timeout -s KILL 150 "$simnode" mpirun "$sim" -np 4 --host node1:2,node2:2 \
 		-x SCR_JOB_ID=501 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --every 2 --files 2 \
-		--size 200000 --steps 12) >"$dir/jobA.out" 2>&1 &
+		--size 200000 --steps 12 --wait-file "$dir/go") >"$dir/jobA.out" 2>&1 &
 	local a=$!
-	(cd "$pfs" && timeout -s KILL 90 "$simnode" mpirun "$sim" -np 4 --host node3:2,node4:2 \
+	(cd "$pfs" && timeout -s KILL 150 "$simnode" mpirun "$sim" -np 4 --host node3:2,node4:2 \
 		-x SCR_JOB_ID=502 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --every 3 --files 2 \
-		--size 200000 --steps 12) >"$dir/jobB.out" 2>&1
+		--size 200000 --steps 12 --wait-file "$dir/go") >"$dir/jobB.out" 2>&1 &
+	local b=$!
+	for i in $(seq 600); do
+		[ "$(cat "$dir/jobA.out" "$dir/jobB.out" 2>/dev/null |
+			grep -c 'starting from the beginning')" = 2 ] && break
+		sleep 0.2
+	done
+	echo "$(date +%T.%N | cut -c1-12) both jobs past SCR_Init" >>"$dir/runs"
+	touch "$dir/go"
 	wait $a
+	wait $b
 	wipe_all
 	(cd "$pfs" && timeout -s KILL 90 "$simnode" mpirun "$sim" -np 4 --host node1:2,node2:2 \
 		-x SCR_JOB_ID=503 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --every 2 --files 2 \

@@ -129,6 +129,9 @@ static int is_base(const scr_ctx_t *ctx, const int *ids, int n, int id)
     return 0;
 }
 
+/* datasets one eviction removes at most (the rest wait for the next) */
+#define EVICT_MAX 64
+
 /* rank 0 picks the oldest datasets until at most count - room remain */
 static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *victims)
 {
@@ -138,7 +141,7 @@ static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *vi
     int keep = newest_complete(ctx, st, ids, n);
     for (int i = 0; i < n; i++)
         held += dset_in_store(ctx, ids[i], st);
-    for (int i = 0; i < n && held > st->count - room && nv < 64; i++) {
+    for (int i = 0; i < n && held > st->count - room && nv < EVICT_MAX; i++) {
         int flushing = 0;
         kvtree_util_get_int(filemap_get_desc(ctx->filemap, ids[i], "DSETDESC"),
                             "FLUSHING", &flushing);
@@ -156,10 +159,10 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
 {
     /* the count and the ids in one broadcast (a collective on every
      * checkpoint's path) */
-    int msg[65] = {0}, *victims = msg + 1;
+    int msg[EVICT_MAX + 1] = {0}, *victims = msg + 1;
     if (ctx->rank == 0)
         msg[0] = evict_pick(ctx, st, room, victims);
-    MPI_Bcast(msg, 65, MPI_INT, 0, ctx->comm);
+    MPI_Bcast(msg, EVICT_MAX + 1, MPI_INT, 0, ctx->comm);
     int nvictims = msg[0];
     /* the pool holds one eviction's files: what the last one left unused
      * goes (in the background) before this one adds its own */

@@ -1,6 +1,10 @@
 /* ecpipe.c - the piece pipeline of XOR and RS operations (ecpipe.h) */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#include <isa-l/raid.h>
 
 #include "ecpipe.h"
 #include "fault.h"
@@ -8,6 +12,8 @@
 #include "log.h"
 #include "ring.h"
 #include "worker.h"
+
+#define EC_TRADE_TAG 0x5c72
 
 int ec_pipe_len(const ec_pipe_t *pp, int p)
 {
@@ -151,4 +157,102 @@ int ec_write_back(ec_job_t *j, const unsigned char *buf, unsigned char *back, si
         return -1;
     crcseg_update(&j->ucrc, pos, back, len);
     return 0;
+}
+
+void ec_trade_at(MPI_Comm comm, int me, int n, unsigned char *const *out, const int *to,
+                 unsigned char *in, const int *from, int len)
+{
+    MPI_Request reqs[512];
+    int nr = 0;
+    /* receives first, and each member starts with a different peer, so
+     * the messages of a round spread over every link at once */
+    for (int d = 1; d < n; d++) {
+        int r = (me + n - d) % n;
+        if (from[r])
+            MPI_Irecv(in + (size_t)r * (size_t)len, len, MPI_BYTE, r, EC_TRADE_TAG, comm,
+                      &reqs[nr++]);
+    }
+    for (int d = 1; d < n; d++) {
+        int r = (me + d) % n;
+        if (to[r])
+            MPI_Isend(out[r], len, MPI_BYTE, r, EC_TRADE_TAG, comm, &reqs[nr++]);
+    }
+    MPI_Waitall(nr, reqs, MPI_STATUSES_IGNORE);
+}
+
+void ec_trade(MPI_Comm comm, int me, int n, unsigned char *out, const int *to,
+              unsigned char *in, const int *from, int len)
+{
+    unsigned char *at[256];
+    for (int r = 0; r < n; r++)
+        at[r] = out + (size_t)r * (size_t)len;
+    ec_trade_at(comm, me, n, at, to, in, from, len);
+}
+
+void ec_xor_slots(unsigned char *dst, const unsigned char *src, int n, int skip, int len)
+{
+    void *v[257];
+    int nv = 0;
+    uintptr_t bits = (uintptr_t)dst;
+    for (int r = 0; r < n; r++)
+        if (r != skip) {
+            v[nv++] = (void *)(src + (size_t)r * (size_t)len);
+            bits |= (uintptr_t)v[nv - 1];
+        }
+    if (nv == 0) {
+        memset(dst, 0, (size_t)len);
+        return;
+    }
+    if (nv == 1) {
+        memcpy(dst, v[0], (size_t)len);
+        return;
+    }
+    v[nv] = dst;
+    /* ISA-L wants 32-byte aligned vectors; the rest goes byte by byte */
+    int bulk = (bits & 31) == 0 ? len & ~63 : 0;
+    if (bulk && xor_gen(nv + 1, bulk, v) != 0)
+        bulk = 0;
+    for (int i = bulk; i < len; i++) {
+        unsigned char x = 0;
+        for (int k = 0; k < nv; k++)
+            x ^= ((const unsigned char *)v[k])[i];
+        dst[i] = x;
+    }
+}
+
+/* Mapped whole for the encode where xfer_open found that safe: pieces that
+ * lie inside one file are sent (and XOR's, RS's multiplied) from its pages,
+ * a copy less than reading them into the send buffer (bench/README.md).
+ * A file that cannot be mapped is read as before. */
+void ec_job_map(ec_job_t *j)
+{
+    if (!(j->maps = calloc((size_t)j->files.n + 1, sizeof(*j->maps))))
+        return;
+    for (int i = 0; i < j->files.n; i++) {
+        if (!j->files.mappable[i] || j->files.sizes[i] == 0)
+            continue;
+        void *m = mmap(NULL, j->files.sizes[i], PROT_READ, MAP_SHARED | MAP_POPULATE,
+                       j->files.fds[i], 0);
+        j->maps[i] = m == MAP_FAILED ? NULL : m;
+    }
+}
+
+void ec_job_unmap(ec_job_t *j)
+{
+    for (int i = 0; j->maps && i < j->files.n; i++)
+        if (j->maps[i])
+            munmap(j->maps[i], j->files.sizes[i]);
+    free(j->maps);
+    j->maps = NULL;
+}
+
+unsigned char *ec_job_mapped(const ec_job_t *j, uint64_t pos, size_t len)
+{
+    uint64_t start = 0;
+    for (int i = 0; j->maps && i < j->files.n; start += j->files.sizes[i++])
+        if (pos < start + j->files.sizes[i])
+            return j->maps[i] && pos + len <= start + j->files.sizes[i]
+                       ? j->maps[i] + (pos - start)
+                       : NULL;
+    return NULL;
 }

@@ -8,7 +8,8 @@
  * the exchange of piece p, so files and network are busy at once; two send
  * and two receive buffers take turns.  Only this thread calls MPI.  The
  * exchange is the XOR ring reduce-scatter (ring.h, the stripes of ec.h)
- * unless the operation brings its own (red_rs.c, the code of spread.h).
+ * unless the operation brings its own: the XOR encode's direct messages
+ * (red_ec.c) and RS's (red_rs.c, the code of spread.h), both ec_trade.
  */
 #ifndef SCR_ECPIPE_H
 #define SCR_ECPIPE_H
@@ -30,14 +31,15 @@ typedef struct {
     spread_code_t sp; /* RS */
     int i, n, m, k;
     uint64_t chunk;
-    kvtree_t *metas;   /* "<set rank>" -> CURRENT of that member */
-    xfer_open_t files; /* my user files */
-    int pfd;           /* my redundancy file */
-    uint64_t data_off; /* where its chunks start */
-    uint32_t hcrc;     /* CRC32 of the header */
-    crcseg_t pcrc;     /* CRC32 of the chunks as they are written */
-    crcseg_t ucrc;     /* CRC32 of user files as the encode reads them, or as
-                          a recovery writes them */
+    kvtree_t *metas;      /* "<set rank>" -> CURRENT of that member */
+    xfer_open_t files;    /* my user files */
+    int pfd;              /* my redundancy file */
+    uint64_t data_off;    /* where its chunks start */
+    uint32_t hcrc;        /* CRC32 of the header */
+    crcseg_t pcrc;        /* CRC32 of the chunks as they are written */
+    crcseg_t ucrc;        /* CRC32 of user files as the encode reads them, or as
+                             a recovery writes them */
+    unsigned char **maps; /* encode: user file i mapped whole, or NULL */
     char ppath[4200];
     int rank; /* mine in the world, for the fault points */
 } ec_job_t;
@@ -51,7 +53,9 @@ struct ec_pipe {
     ec_job_t *j;
     int len; /* bytes per piece; the last may be shorter */
     int pieces;
-    size_t units[256]; /* ring: process r's block is units[r] piece lengths */
+    size_t units[256];         /* ring: process r's block is units[r] piece lengths */
+    unsigned char *at[2][256]; /* slot r of send[k] as sent: in it, or in a
+                                  mapping of a file (XOR encode) */
     unsigned char *send[2], *recv[2], *data;
     ec_stage_fn prepare, finish;
     ec_xchg_fn xchg;  /* NULL: the ring */
@@ -66,6 +70,13 @@ struct ec_pipe {
 /* 64-byte aligned for ISA-L's vector code, NULL when memory runs out */
 unsigned char *ec_alloc(size_t size);
 
+/* an encode's read-only mappings of my files (those xfer_open marked
+ * mappable), and the pointer to bytes [pos, pos + len) of their
+ * concatenation when they lie in one mapped file (else NULL) */
+void ec_job_map(ec_job_t *j);
+void ec_job_unmap(ec_job_t *j);
+unsigned char *ec_job_mapped(const ec_job_t *j, uint64_t pos, size_t len);
+
 /* bytes per piece of chunks of chunk bytes: at most SCR_MPI_BUF_SIZE (and
  * 64 KiB at the least), cut so that units of it fit in cap_bytes */
 int ec_piece_len(const scr_ctx_t *ctx, uint64_t chunk, size_t units, size_t cap_bytes);
@@ -79,6 +90,20 @@ void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu
 
 /* the XOR ring's cap: 4 MiB of send buffer per piece */
 #define EC_PIPE_CAP ((size_t)4 << 20)
+
+/* One round of direct messages between the members of comm, each buffer
+ * cut into slots of len bytes: slot r of out goes to member r when to[r],
+ * and slot r of in comes from member r when from[r].  Every message is
+ * posted at once, so no member waits on another's forwarding. */
+void ec_trade(MPI_Comm comm, int me, int n, unsigned char *out, const int *to,
+              unsigned char *in, const int *from, int len);
+/* the same with slot r of what is sent at out[r], wherever that is */
+void ec_trade_at(MPI_Comm comm, int me, int n, unsigned char *const *out, const int *to,
+                 unsigned char *in, const int *from, int len);
+
+/* dst = the XOR of the n slots of len bytes in src other than slot skip
+ * (ISA-L for the aligned bulk); dst must not be one of them */
+void ec_xor_slots(unsigned char *dst, const unsigned char *src, int n, int skip, int len);
 void ec_pipe_free(ec_pipe_t *pp);
 /* bytes in piece p: pp->len, less for the last */
 int ec_pipe_len(const ec_pipe_t *pp, int p);

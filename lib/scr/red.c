@@ -46,17 +46,16 @@ void red_record_crcs(scr_ctx_t *ctx, int id, const kvtree_t *list)
 int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, MPI_Comm world,
               scr_error_t *err)
 {
-    int rc = 0;
+    int rc = 0, bg = world != MPI_COMM_NULL && world == ctx->bg_comm;
     switch (rd->type) {
     case RED_SINGLE:
         break;
     case RED_PARTNER:
-        rc = red_partner_apply(ctx, rd, id, dsetdir,
-                               world != MPI_COMM_NULL && world == ctx->bg_comm, err);
+        rc = red_partner_apply(ctx, rd, id, dsetdir, bg, err);
         break;
     case RED_XOR:
     case RED_RS:
-        rc = red_ec_apply(ctx, rd, id, dsetdir, err);
+        rc = red_ec_apply(ctx, rd, id, dsetdir, bg, err);
         break;
     }
     /* My redundancy on disk as good before the sets agree: the dataset is

@@ -29,13 +29,13 @@ int red_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, MPI_Co
 int red_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, int need,
                 scr_error_t *err);
 
-/* XOR and RS (red_ec.c); PARTNER (red_partner.c).  Collective over rd->comm. */
+/* XOR and RS (red_ec.c); PARTNER (red_partner.c).  Collective over rd->comm.
+ * background: on redbg's thread, beside the application (no mappings,
+ * smaller messages: see red_partner.c) */
 int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
-                 scr_error_t *err);
+                 int background, scr_error_t *err);
 int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, int need,
                    scr_error_t *err);
-/* background: on redbg's thread, beside the application (no mappings,
- * smaller messages: see red_partner.c) */
 int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
                       int background, scr_error_t *err);
 

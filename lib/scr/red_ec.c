@@ -1,11 +1,12 @@
 /* red_ec.c - XOR and Reed-Solomon sets over MPI (guide 2.11)
  *
- * XOR encoding is a reduce-scatter: for each piece of the chunks, every
- * process places its data chunks in the slots of the processes holding
- * their stripes' parity, and a ring reduce-scatter of XOR (ring.h) leaves
- * each process its parity piece (ecpipe.h runs the pieces).  Recovery is
- * the same with decode coefficients: survivors send products to the lost
- * processes' slots.  RS sets use the code of spread.h instead (red_rs.c);
+ * XOR encoding, for each piece of the chunks (ecpipe.h runs the pieces):
+ * every process sends each of its data chunks straight to the process
+ * holding its stripe's parity, from a mapping of its file where it can,
+ * and each process's parity piece is the XOR of what it received.  A
+ * recovery is a reduce-scatter: survivors place their symbols in the lost
+ * process's slots and a ring reduce-scatter of XOR (ring.h) adds them up
+ * on the way to it.  RS sets use the code of spread.h instead (red_rs.c);
  * this file keeps what both share: the redundancy file, its header and
  * CRCs, and who takes part in a recovery.  Every file is read once and
  * every redundancy byte written once per operation.
@@ -44,6 +45,7 @@ static void ec_job_free(ec_job_t *j)
     crcseg_free(&j->pcrc);
     crcseg_free(&j->ucrc);
     kvtree_delete(&j->metas);
+    ec_job_unmap(j);
     xfer_close(&j->files);
     if (j->pfd >= 0)
         close(j->pfd);
@@ -172,44 +174,62 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
 }
 
 /* encode, prepare: each of my data chunks (the product of XOR's all-ones
- * coefficient) read straight into the slot of its stripe's parity holder */
+ * coefficient) goes to its stripe's parity holder, from a mapping of my
+ * file or read into the holder's slot; my own slot, the stripe whose
+ * parity I hold, is not sent */
 static int ec_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                              scr_error_t *err)
 {
     ec_job_t *j = pp->j;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    /* the stripe whose parity I hold gets nothing from me */
-    memset(send + (size_t)j->i * (size_t)len, 0, (size_t)len);
+    unsigned char **at = pp->at[(off / (uint64_t)pp->len) & 1];
     int rc = 0;
     double t0 = scr_now();
     for (int q = 0; q < j->k; q++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, q, &s, &t);
         uint64_t pos = (uint64_t)q * j->chunk + off;
-        unsigned char *in = send + (size_t)ec_holder(&j->code, s, j->k) * (size_t)len;
-        if (rc == 0 && io_read_pad_n(&cat, in, (size_t)len, pos, err) < 0)
-            rc = -1;
-        crcseg_update(&j->ucrc, pos, in, (size_t)len);
+        int h = ec_holder(&j->code, s, j->k);
+        at[h] = ec_job_mapped(j, pos, (size_t)len);
+        if (!at[h]) {
+            at[h] = send + (size_t)h * (size_t)len;
+            if (rc == 0 && io_read_pad_n(&cat, at[h], (size_t)len, pos, err) < 0)
+                rc = -1;
+        }
+        crcseg_update(&j->ucrc, pos, at[h], (size_t)len);
     }
     pp->read += scr_now() - t0;
     return rc;
 }
 
-/* encode, finish: my m parity pieces into the redundancy file */
+/* encode, exchange: every slot straight to its parity holder.  With eight
+ * ranks to two cores a ring's n - 1 forwarding hops per piece each waited
+ * for a time slice; one round of direct messages moves the same bytes
+ * (bench/README.md) */
+static void ec_encode_xchg(ec_pipe_t *pp, int p, MPI_Comm comm)
+{
+    int all[256];
+    for (int r = 0; r < pp->j->n; r++)
+        all[r] = r != pp->j->i;
+    ec_trade_at(comm, pp->j->i, pp->j->n, pp->at[p & 1], all, pp->recv[p & 1], all,
+                ec_pipe_len(pp, p));
+}
+
+/* encode, finish: my parity piece, the XOR of the slots the others sent
+ * me, into the redundancy file */
 static int ec_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
                             scr_error_t *err)
 {
     ec_job_t *j = pp->j;
     double t0 = scr_now();
+    ec_xor_slots(pp->data, recv, j->n, j->i, len);
+    double t1 = scr_now();
     int rc = 0;
-    for (int p = 0; p < j->m && rc == 0; p++) {
-        unsigned char *piece = recv + (size_t)p * (size_t)len;
-        crcseg_update(&j->pcrc, (uint64_t)p * j->chunk + off, piece, (size_t)len);
-        if (io_pwrite_full(j->pfd, piece, (size_t)len,
-                           (off_t)(j->data_off + (uint64_t)p * j->chunk + off)) < 0)
-            rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
-    }
-    pp->write += scr_now() - t0;
+    crcseg_update(&j->pcrc, off, pp->data, (size_t)len);
+    if (io_pwrite_full(j->pfd, pp->data, (size_t)len, (off_t)(j->data_off + off)) < 0)
+        rc = errprintf(err, "write %s: %s", j->ppath, strerror(errno));
+    pp->mul += t1 - t0;
+    pp->write += scr_now() - t1;
     ec_pipe_fault(pp, off, "encode.block", "encode.half");
     return rc;
 }
@@ -218,12 +238,11 @@ static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error
 {
     if (j->spread)
         return red_rs_encode(j, ctx, comm, err);
+    /* XOR: one parity chunk (m = 1) */
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n * (size_t)j->m, (size_t)j->m, 0, EC_PIPE_CAP,
-                 comm, err);
-    for (int r = 0; r < j->n; r++)
-        pp.units[r] = (size_t)j->m;
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP, comm, err);
     pp.prepare = ec_encode_prepare;
+    pp.xchg = ec_encode_xchg;
     pp.finish = ec_encode_finish;
     int rc = ec_pipe_run(&pp, comm, "encode");
     ec_pipe_free(&pp);
@@ -273,7 +292,7 @@ static int ec_finish_header(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
 }
 
 int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
-                 scr_error_t *err)
+                 int background, scr_error_t *err)
 {
     ec_job_t j;
     if (ec_job_init(&j, rd, dsetdir) < 0)
@@ -296,7 +315,11 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     j.chunk = (max + (uint64_t)j.k - 1) / (uint64_t)j.k;
     j.chunk = (j.chunk + 7) & ~(uint64_t)7;
     kvtree_t *dset = filemap_get_desc(ctx->filemap, id, "DSETDESC");
-    int ok = xfer_open(list, NULL, NULL, 0, &j.files, err) == 0;
+    /* mappings only while the application waits (see red_partner_apply) */
+    int map = ctx->copy_map && !background;
+    int ok = xfer_open(list, NULL, NULL, map, &j.files, err) == 0;
+    if (ok && map)
+        ec_job_map(&j);
     if (ok && crcseg_init(&j.ucrc, j.files.n, j.files.sizes, j.chunk ? j.chunk : 1) < 0)
         ok = errprintf(err, "out of memory") == 0;
     ok = ok && ec_write_header(ctx, rd, &j, id, dset, err) == 0;

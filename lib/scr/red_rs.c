@@ -24,31 +24,11 @@
 #include "log.h"
 #include "red_rs.h"
 
-#define RS_TAG 0x5c72
 #define RS_CAP ((size_t)2 << 20) /* bytes of one send (or receive) buffer */
 
 static unsigned char *slot(unsigned char *buf, int r, int len)
 {
     return buf + (size_t)r * (size_t)len;
-}
-
-/* to[r]: slot r of out goes to r; from[r]: slot r of in comes from r */
-static void rs_trade(MPI_Comm comm, int me, int n, unsigned char *out, const int *to,
-                     unsigned char *in, const int *from, int len)
-{
-    MPI_Request reqs[512];
-    int nr = 0;
-    for (int d = 1; d < n; d++) {
-        int r = (me + n - d) % n;
-        if (from[r])
-            MPI_Irecv(slot(in, r, len), len, MPI_BYTE, r, RS_TAG, comm, &reqs[nr++]);
-    }
-    for (int d = 1; d < n; d++) {
-        int r = (me + d) % n;
-        if (to[r])
-            MPI_Isend(slot(out, r, len), len, MPI_BYTE, r, RS_TAG, comm, &reqs[nr++]);
-    }
-    MPI_Waitall(nr, reqs, MPI_STATUSES_IGNORE);
 }
 
 /* my slices k..n-2 from my chunks, all in their receivers' slots of buf */
@@ -62,24 +42,41 @@ static void rs_inner(const ec_job_t *j, int len, unsigned char *buf)
     spread_inner(&j->sp, len, chunks, outs);
 }
 
-/* my chunk pieces at off read into their receivers' slots of buf (through
- * crc when given), then the other slices */
+/* my chunk pieces at off into their receivers' slots of buf (through crc
+ * when given), then my slices k..n-2 from them into theirs.  With at (an
+ * encode), a piece that lies in a mapping of my file stays there and at[r]
+ * says where slot r's bytes are. */
 static int rs_slices(ec_job_t *j, uint64_t off, int len, unsigned char *buf,
-                     crcseg_t *crc, double *tread, double *tmul, scr_error_t *err)
+                     unsigned char **at, crcseg_t *crc, double *tread, double *tmul,
+                     scr_error_t *err)
 {
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
+    unsigned char *chunks[256], *outs[32];
     int rc = 0;
     double t0 = scr_now();
     for (int q = 0; q < j->k; q++) {
         uint64_t pos = (uint64_t)q * j->chunk + off;
-        unsigned char *to = slot(buf, spread_dest(&j->sp, j->i, q), len);
-        if (rc == 0 && io_read_pad_n(&cat, to, (size_t)len, pos, err) < 0)
-            rc = -1;
+        int d = spread_dest(&j->sp, j->i, q);
+        unsigned char *to = at ? ec_job_mapped(j, pos, (size_t)len) : NULL;
+        if (!to) {
+            to = slot(buf, d, len);
+            if (rc == 0 && io_read_pad_n(&cat, to, (size_t)len, pos, err) < 0)
+                rc = -1;
+        }
         if (crc)
             crcseg_update(crc, pos, to, (size_t)len);
+        chunks[q] = to;
+        if (at)
+            at[d] = to;
+    }
+    for (int x = 0; x < j->m - 1; x++) {
+        int d = spread_dest(&j->sp, j->i, j->k + x);
+        outs[x] = slot(buf, d, len);
+        if (at)
+            at[d] = outs[x];
     }
     double t1 = scr_now();
-    rs_inner(j, len, buf);
+    spread_inner(&j->sp, len, chunks, outs);
     *tread += t1 - t0;
     *tmul += scr_now() - t1;
     return rc;
@@ -110,7 +107,8 @@ static int rs_write_parity(ec_job_t *j, uint64_t off, int len, unsigned char **p
 static int rs_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                              scr_error_t *err)
 {
-    return rs_slices(pp->j, off, len, send, &pp->j->ucrc, &pp->read, &pp->mul, err);
+    unsigned char **at = pp->at[(off / (uint64_t)pp->len) & 1];
+    return rs_slices(pp->j, off, len, send, at, &pp->j->ucrc, &pp->read, &pp->mul, err);
 }
 
 static void rs_encode_xchg(ec_pipe_t *pp, int p, MPI_Comm comm)
@@ -118,8 +116,8 @@ static void rs_encode_xchg(ec_pipe_t *pp, int p, MPI_Comm comm)
     int all[256];
     for (int r = 0; r < pp->j->n; r++)
         all[r] = r != pp->j->i;
-    rs_trade(comm, pp->j->i, pp->j->n, pp->send[p & 1], all, pp->recv[p & 1], all,
-             ec_pipe_len(pp, p));
+    ec_trade_at(comm, pp->j->i, pp->j->n, pp->at[p & 1], all, pp->recv[p & 1], all,
+                ec_pipe_len(pp, p));
 }
 
 static int rs_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
@@ -178,7 +176,7 @@ typedef struct {
 static int rec_read(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
 {
     ec_job_t *j = rr->j;
-    int rc = rs_slices(j, off, len, rr->S, NULL, &rr->read, &rr->mul, err);
+    int rc = rs_slices(j, off, len, rr->S, NULL, NULL, &rr->read, &rr->mul, err);
     double t0 = scr_now();
     for (int p = 0; p < rr->sv.nlost; p++) {
         uint64_t at = j->data_off + (uint64_t)p * j->chunk + off;
@@ -270,7 +268,7 @@ static void rec_trade(rs_rec_t *rr, int what, int len)
         }
     }
     double t0 = scr_now();
-    rs_trade(rr->comm, me, n, out, to, in, from, len);
+    ec_trade(rr->comm, me, n, out, to, in, from, len);
     rr->comm_s += scr_now() - t0;
 }
 

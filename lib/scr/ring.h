@@ -1,10 +1,9 @@
 /* ring.h - XOR reduce-scatter over a ring of neighbours.
  *
- * The redundancy pipelines (XOR, Reed-Solomon encode and recovery) add up
- * every process's products in GF(2^8), which is XOR, and leave each process
- * its own block.  Open MPI's MPI_Reduce_scatter over TCP ran two to three
- * times slower than plain neighbour exchanges of the same bytes
- * (bench/README.md), so the pipelines use this schedule: in n-1 steps each
+ * An XOR recovery adds up every survivor's symbols, which is XOR, and
+ * leaves the lost process its block.  Open MPI's MPI_Reduce_scatter over
+ * TCP ran two to three times slower than plain neighbour exchanges of the
+ * same bytes (bench/README.md), so it uses this schedule: in n-1 steps each
  * process passes a running sum to its right neighbour and adds its own
  * contribution to the one arriving from its left.  Every process talks to
  * two neighbours only and every block crosses each link at most once.
@@ -12,6 +11,11 @@
  * The steps are cut into segments that stream: a segment of step t is added
  * and passed on as soon as it arrives, while later segments are still on
  * the wire, so no process waits for a whole block before forwarding it.
+ *
+ * The encode, where every process has a block for every other, sends them
+ * directly instead (ec_trade in ecpipe.h): the same bytes, without the
+ * n - 1 forwarding hops per piece, each of which waited for a time slice
+ * where ranks outnumber cores.
  */
 #ifndef SCR_RING_H
 #define SCR_RING_H

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <isa-l/raid.h>
 
@@ -88,6 +89,8 @@ void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu
 
 void ec_pipe_free(ec_pipe_t *pp)
 {
+    ec_pipe_unmap(pp, 0);
+    ec_pipe_unmap(pp, 1);
     if (pp->send[1] != pp->send[0]) {
         free(pp->send[1]);
         free(pp->recv[1]);
@@ -220,39 +223,35 @@ void ec_xor_slots(unsigned char *dst, const unsigned char *src, int n, int skip,
     }
 }
 
-/* Mapped whole for the encode where xfer_open found that safe: pieces that
- * lie inside one file are sent (and XOR's, RS's multiplied) from its pages,
- * a copy less than reading them into the send buffer (bench/README.md).
- * A file that cannot be mapped is read as before. */
-void ec_job_map(ec_job_t *j)
+/* Pieces are mapped one at a time, not whole files: a mapping's pages
+ * count in the process's resident size, and a piece's are in flight only
+ * until its buffer is prepared again. */
+unsigned char *ec_pipe_map(ec_pipe_t *pp, int k, int r, uint64_t pos, size_t len)
 {
-    if (!(j->maps = calloc((size_t)j->files.n + 1, sizeof(*j->maps))))
-        return;
-    for (int i = 0; i < j->files.n; i++) {
-        if (!j->files.mappable[i] || j->files.sizes[i] == 0)
-            continue;
-        void *m = mmap(NULL, j->files.sizes[i], PROT_READ, MAP_SHARED | MAP_POPULATE,
-                       j->files.fds[i], 0);
-        j->maps[i] = m == MAP_FAILED ? NULL : m;
-    }
-}
-
-void ec_job_unmap(ec_job_t *j)
-{
-    for (int i = 0; j->maps && i < j->files.n; i++)
-        if (j->maps[i])
-            munmap(j->maps[i], j->files.sizes[i]);
-    free(j->maps);
-    j->maps = NULL;
-}
-
-unsigned char *ec_job_mapped(const ec_job_t *j, uint64_t pos, size_t len)
-{
+    const xfer_open_t *o = &pp->j->files;
     uint64_t start = 0;
-    for (int i = 0; j->maps && i < j->files.n; start += j->files.sizes[i++])
-        if (pos < start + j->files.sizes[i])
-            return j->maps[i] && pos + len <= start + j->files.sizes[i]
-                       ? j->maps[i] + (pos - start)
-                       : NULL;
-    return NULL;
+    int i = 0;
+    while (i < o->n && pos >= start + o->sizes[i])
+        start += o->sizes[i++];
+    if (!pp->j->map || i == o->n || !o->mappable[i] || pos + len > start + o->sizes[i])
+        return NULL;
+    uint64_t in = pos - start, page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t lo = in - in % page;
+    size_t mlen = (size_t)(in - lo) + len;
+    void *m =
+        mmap(NULL, mlen, PROT_READ, MAP_SHARED | MAP_POPULATE, o->fds[i], (off_t)lo);
+    if (m == MAP_FAILED)
+        return NULL;
+    pp->mbase[k][r] = m;
+    pp->mlen[k][r] = mlen;
+    return (unsigned char *)m + (in - lo);
+}
+
+void ec_pipe_unmap(ec_pipe_t *pp, int k)
+{
+    for (int r = 0; r < pp->j->n; r++) {
+        if (pp->mbase[k][r])
+            munmap(pp->mbase[k][r], pp->mlen[k][r]);
+        pp->mbase[k][r] = NULL;
+    }
 }

@@ -31,15 +31,16 @@ typedef struct {
     spread_code_t sp; /* RS */
     int i, n, m, k;
     uint64_t chunk;
-    kvtree_t *metas;      /* "<set rank>" -> CURRENT of that member */
-    xfer_open_t files;    /* my user files */
-    int pfd;              /* my redundancy file */
-    uint64_t data_off;    /* where its chunks start */
-    uint32_t hcrc;        /* CRC32 of the header */
-    crcseg_t pcrc;        /* CRC32 of the chunks as they are written */
-    crcseg_t ucrc;        /* CRC32 of user files as the encode reads them, or as
-                             a recovery writes them */
-    unsigned char **maps; /* encode: user file i mapped whole, or NULL */
+    kvtree_t *metas;   /* "<set rank>" -> CURRENT of that member */
+    xfer_open_t files; /* my user files */
+    int pfd;           /* my redundancy file */
+    uint64_t data_off; /* where its chunks start */
+    uint32_t hcrc;     /* CRC32 of the header */
+    crcseg_t pcrc;     /* CRC32 of the chunks as they are written */
+    crcseg_t ucrc;     /* CRC32 of user files as the encode reads them, or as
+                          a recovery writes them */
+    int map;           /* encode: pieces of my files may be sent from
+                          mappings of them (xfer_open marked which) */
     char ppath[4200];
     int rank; /* mine in the world, for the fault points */
 } ec_job_t;
@@ -55,7 +56,9 @@ struct ec_pipe {
     int pieces;
     size_t units[256];         /* ring: process r's block is units[r] piece lengths */
     unsigned char *at[2][256]; /* slot r of send[k] as sent: in it, or in a
-                                  mapping of a file (XOR encode) */
+                                  mapping of a file (ec_pipe_map) */
+    void *mbase[2][256];
+    size_t mlen[2][256];
     unsigned char *send[2], *recv[2], *data;
     ec_stage_fn prepare, finish;
     ec_xchg_fn xchg;  /* NULL: the ring */
@@ -70,12 +73,13 @@ struct ec_pipe {
 /* 64-byte aligned for ISA-L's vector code, NULL when memory runs out */
 unsigned char *ec_alloc(size_t size);
 
-/* an encode's read-only mappings of my files (those xfer_open marked
- * mappable), and the pointer to bytes [pos, pos + len) of their
- * concatenation when they lie in one mapped file (else NULL) */
-void ec_job_map(ec_job_t *j);
-void ec_job_unmap(ec_job_t *j);
-unsigned char *ec_job_mapped(const ec_job_t *j, uint64_t pos, size_t len);
+/* Encode: bytes [pos, pos + len) of my files' concatenation as slot r of
+ * send buffer k, in a read-only mapping of the one file they lie in (when
+ * j->map and that file is mappable), or NULL: read them into the buffer.
+ * The mappings of buffer k last until ec_pipe_unmap(pp, k) or
+ * ec_pipe_free. */
+unsigned char *ec_pipe_map(ec_pipe_t *pp, int k, int r, uint64_t pos, size_t len);
+void ec_pipe_unmap(ec_pipe_t *pp, int k);
 
 /* bytes per piece of chunks of chunk bytes: at most SCR_MPI_BUF_SIZE (and
  * 64 KiB at the least), cut so that units of it fit in cap_bytes */

@@ -45,7 +45,6 @@ static void ec_job_free(ec_job_t *j)
     crcseg_free(&j->pcrc);
     crcseg_free(&j->ucrc);
     kvtree_delete(&j->metas);
-    ec_job_unmap(j);
     xfer_close(&j->files);
     if (j->pfd >= 0)
         close(j->pfd);
@@ -182,15 +181,17 @@ static int ec_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char
 {
     ec_job_t *j = pp->j;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    unsigned char **at = pp->at[(off / (uint64_t)pp->len) & 1];
+    int k = (int)((off / (uint64_t)pp->len) & 1);
+    unsigned char **at = pp->at[k];
     int rc = 0;
+    ec_pipe_unmap(pp, k);
     double t0 = scr_now();
     for (int q = 0; q < j->k; q++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, q, &s, &t);
         uint64_t pos = (uint64_t)q * j->chunk + off;
         int h = ec_holder(&j->code, s, j->k);
-        at[h] = ec_job_mapped(j, pos, (size_t)len);
+        at[h] = ec_pipe_map(pp, k, h, pos, (size_t)len);
         if (!at[h]) {
             at[h] = send + (size_t)h * (size_t)len;
             if (rc == 0 && io_read_pad_n(&cat, at[h], (size_t)len, pos, err) < 0)
@@ -316,10 +317,8 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     j.chunk = (j.chunk + 7) & ~(uint64_t)7;
     kvtree_t *dset = filemap_get_desc(ctx->filemap, id, "DSETDESC");
     /* mappings only while the application waits (see red_partner_apply) */
-    int map = ctx->copy_map && !background;
-    int ok = xfer_open(list, NULL, NULL, map, &j.files, err) == 0;
-    if (ok && map)
-        ec_job_map(&j);
+    j.map = ctx->copy_map && !background;
+    int ok = xfer_open(list, NULL, NULL, j.map, &j.files, err) == 0;
     if (ok && crcseg_init(&j.ucrc, j.files.n, j.files.sizes, j.chunk ? j.chunk : 1) < 0)
         ok = errprintf(err, "out of memory") == 0;
     ok = ok && ec_write_header(ctx, rd, &j, id, dset, err) == 0;

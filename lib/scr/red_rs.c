@@ -43,21 +43,25 @@ static void rs_inner(const ec_job_t *j, int len, unsigned char *buf)
 }
 
 /* my chunk pieces at off into their receivers' slots of buf (through crc
- * when given), then my slices k..n-2 from them into theirs.  With at (an
- * encode), a piece that lies in a mapping of my file stays there and at[r]
- * says where slot r's bytes are. */
-static int rs_slices(ec_job_t *j, uint64_t off, int len, unsigned char *buf,
-                     unsigned char **at, crcseg_t *crc, double *tread, double *tmul,
+ * when given), then my slices k..n-2 from them into theirs.  With pp (an
+ * encode), a piece that can be mapped is (ec_pipe_map) and pp->at says
+ * where each slot's bytes are. */
+static int rs_slices(ec_job_t *j, ec_pipe_t *pp, uint64_t off, int len,
+                     unsigned char *buf, crcseg_t *crc, double *tread, double *tmul,
                      scr_error_t *err)
 {
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    unsigned char *chunks[256], *outs[32];
-    int rc = 0;
+    unsigned char *chunks[256], *outs[32], **at = NULL;
+    int rc = 0, b = pp ? (int)((off / (uint64_t)pp->len) & 1) : 0;
+    if (pp) {
+        at = pp->at[b];
+        ec_pipe_unmap(pp, b);
+    }
     double t0 = scr_now();
     for (int q = 0; q < j->k; q++) {
         uint64_t pos = (uint64_t)q * j->chunk + off;
         int d = spread_dest(&j->sp, j->i, q);
-        unsigned char *to = at ? ec_job_mapped(j, pos, (size_t)len) : NULL;
+        unsigned char *to = pp ? ec_pipe_map(pp, b, d, pos, (size_t)len) : NULL;
         if (!to) {
             to = slot(buf, d, len);
             if (rc == 0 && io_read_pad_n(&cat, to, (size_t)len, pos, err) < 0)
@@ -107,8 +111,7 @@ static int rs_write_parity(ec_job_t *j, uint64_t off, int len, unsigned char **p
 static int rs_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                              scr_error_t *err)
 {
-    unsigned char **at = pp->at[(off / (uint64_t)pp->len) & 1];
-    return rs_slices(pp->j, off, len, send, at, &pp->j->ucrc, &pp->read, &pp->mul, err);
+    return rs_slices(pp->j, pp, off, len, send, &pp->j->ucrc, &pp->read, &pp->mul, err);
 }
 
 static void rs_encode_xchg(ec_pipe_t *pp, int p, MPI_Comm comm)
@@ -176,7 +179,7 @@ typedef struct {
 static int rec_read(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
 {
     ec_job_t *j = rr->j;
-    int rc = rs_slices(j, off, len, rr->S, NULL, NULL, &rr->read, &rr->mul, err);
+    int rc = rs_slices(j, NULL, off, len, rr->S, NULL, &rr->read, &rr->mul, err);
     double t0 = scr_now();
     for (int p = 0; p < rr->sv.nlost; p++) {
         uint64_t at = j->data_off + (uint64_t)p * j->chunk + off;

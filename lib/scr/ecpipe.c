@@ -192,6 +192,15 @@ void ec_trade(MPI_Comm comm, int me, int n, unsigned char *out, const int *to,
     ec_trade_at(comm, me, n, at, to, in, from, len);
 }
 
+void ec_pipe_trade_all(ec_pipe_t *pp, int p, MPI_Comm comm)
+{
+    int all[256];
+    for (int r = 0; r < pp->j->n; r++)
+        all[r] = r != pp->j->i;
+    ec_trade_at(comm, pp->j->i, pp->j->n, pp->at[p & 1], all, pp->recv[p & 1], all,
+                ec_pipe_len(pp, p));
+}
+
 void ec_xor_slots(unsigned char *dst, const unsigned char *src, int n, int skip, int len)
 {
     void *v[257];

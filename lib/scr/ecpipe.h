@@ -104,6 +104,12 @@ void ec_trade(MPI_Comm comm, int me, int n, unsigned char *out, const int *to,
 /* the same with slot r of what is sent at out[r], wherever that is */
 void ec_trade_at(MPI_Comm comm, int me, int n, unsigned char *const *out, const int *to,
                  unsigned char *in, const int *from, int len);
+/* An encode's exchange (ec_xchg_fn): slot r of piece p's send buffer, as
+ * pp->at[p & 1] places it, to every other member r.  With eight ranks to
+ * two cores a ring's n - 1 forwarding hops per piece each waited for a time
+ * slice; one round of direct messages moves the same bytes
+ * (bench/README.md). */
+void ec_pipe_trade_all(ec_pipe_t *pp, int p, MPI_Comm comm);
 
 /* dst = the XOR of the n slots of len bytes in src other than slot skip
  * (ISA-L for the aligned bulk); dst must not be one of them */

@@ -203,19 +203,6 @@ static int ec_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char
     return rc;
 }
 
-/* encode, exchange: every slot straight to its parity holder.  With eight
- * ranks to two cores a ring's n - 1 forwarding hops per piece each waited
- * for a time slice; one round of direct messages moves the same bytes
- * (bench/README.md) */
-static void ec_encode_xchg(ec_pipe_t *pp, int p, MPI_Comm comm)
-{
-    int all[256];
-    for (int r = 0; r < pp->j->n; r++)
-        all[r] = r != pp->j->i;
-    ec_trade_at(comm, pp->j->i, pp->j->n, pp->at[p & 1], all, pp->recv[p & 1], all,
-                ec_pipe_len(pp, p));
-}
-
 /* encode, finish: my parity piece, the XOR of the slots the others sent
  * me, into the redundancy file */
 static int ec_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
@@ -246,7 +233,7 @@ static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error
     ec_pipe_t pp;
     ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP / 2, comm, err);
     pp.prepare = ec_encode_prepare;
-    pp.xchg = ec_encode_xchg;
+    pp.xchg = ec_pipe_trade_all;
     pp.finish = ec_encode_finish;
     int rc = ec_pipe_run(&pp, comm, "encode");
     ec_pipe_free(&pp);

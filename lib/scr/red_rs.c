@@ -114,15 +114,6 @@ static int rs_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char
     return rs_slices(pp->j, pp, off, len, send, &pp->j->ucrc, &pp->read, &pp->mul, err);
 }
 
-static void rs_encode_xchg(ec_pipe_t *pp, int p, MPI_Comm comm)
-{
-    int all[256];
-    for (int r = 0; r < pp->j->n; r++)
-        all[r] = r != pp->j->i;
-    ec_trade_at(comm, pp->j->i, pp->j->n, pp->at[p & 1], all, pp->recv[p & 1], all,
-                ec_pipe_len(pp, p));
-}
-
 static int rs_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
                             scr_error_t *err)
 {
@@ -150,7 +141,7 @@ int red_rs_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error_t 
                  err);
     pp.prepare = rs_encode_prepare;
     pp.finish = rs_encode_finish;
-    pp.xchg = rs_encode_xchg;
+    pp.xchg = ec_pipe_trade_all;
     int rc = ec_pipe_run(&pp, comm, "RS encode");
     ec_pipe_free(&pp);
     return rc;

@@ -398,3 +398,27 @@ int io_write_pad_n(const io_concat_t *cat, const void *buf, size_t count, uint64
     size_t inside = 0;
     return io_concat_walk(cat, (char *)buf, count, offset, io_piece_write, &inside, err);
 }
+
+unsigned char *io_map_concat(const io_concat_t *cat, const unsigned char *mappable,
+                             uint64_t offset, size_t count, int prot, void **base,
+                             size_t *len, int *file)
+{
+    uint64_t start = 0;
+    int i = 0;
+    while (i < cat->n && offset >= start + cat->sizes[i])
+        start += cat->sizes[i++];
+    if (count == 0 || i == cat->n || !mappable[i] ||
+        offset + count > start + cat->sizes[i])
+        return NULL;
+    uint64_t in = offset - start, page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t lo = in - in % page;
+    size_t mlen = (size_t)(in - lo) + count;
+    void *m = mmap(NULL, mlen, prot, MAP_SHARED | MAP_POPULATE, cat->fds[i], (off_t)lo);
+    if (m == MAP_FAILED)
+        return NULL;
+    *base = m;
+    *len = mlen;
+    if (file)
+        *file = i;
+    return (unsigned char *)m + (in - lo);
+}

@@ -81,5 +81,13 @@ int io_read_pad_n(const io_concat_t *cat, void *buf, size_t count, uint64_t offs
 /* Write count bytes at logical offset; bytes beyond the end are dropped. */
 int io_write_pad_n(const io_concat_t *cat, const void *buf, size_t count, uint64_t offset,
                    scr_error_t *err);
+/* Bytes [offset, offset + count) of the concatenation in a shared mapping
+ * (prot, populated) of the one file they lie in, when mappable[that file]:
+ * the pointer to them, with the mapping in *base and *len (for munmap) and
+ * the file's index in *file (when file is not NULL); NULL when they span
+ * files or lie past the end, the file is not mappable, or mmap fails. */
+unsigned char *io_map_concat(const io_concat_t *cat, const unsigned char *mappable,
+                             uint64_t offset, size_t count, int prot, void **base,
+                             size_t *len, int *file);
 
 #endif

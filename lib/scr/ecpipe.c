@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <isa-l/raid.h>
 
@@ -238,22 +237,10 @@ void ec_xor_slots(unsigned char *dst, const unsigned char *src, int n, int skip,
 unsigned char *ec_pipe_map(ec_pipe_t *pp, int k, int r, uint64_t pos, size_t len)
 {
     const xfer_open_t *o = &pp->j->files;
-    uint64_t start = 0;
-    int i = 0;
-    while (i < o->n && pos >= start + o->sizes[i])
-        start += o->sizes[i++];
-    if (!pp->j->map || i == o->n || !o->mappable[i] || pos + len > start + o->sizes[i])
-        return NULL;
-    uint64_t in = pos - start, page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t lo = in - in % page;
-    size_t mlen = (size_t)(in - lo) + len;
-    void *m =
-        mmap(NULL, mlen, PROT_READ, MAP_SHARED | MAP_POPULATE, o->fds[i], (off_t)lo);
-    if (m == MAP_FAILED)
-        return NULL;
-    pp->mbase[k][r] = m;
-    pp->mlen[k][r] = mlen;
-    return (unsigned char *)m + (in - lo);
+    io_concat_t c = {o->n, o->fds, o->names, o->sizes};
+    return pp->j->map ? io_map_concat(&c, o->mappable, pos, len, PROT_READ,
+                                      &pp->mbase[k][r], &pp->mlen[k][r], NULL)
+                      : NULL;
 }
 
 void ec_pipe_unmap(ec_pipe_t *pp, int k)

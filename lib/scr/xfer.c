@@ -193,28 +193,13 @@ static void xfer_buffer(xfer_side_t *x, int k, int n, size_t bufsize)
 static void xfer_place(xfer_side_t *x, int k, uint64_t off, int n, int prot,
                        size_t bufsize)
 {
-    x->at[k] = NULL;
-    uint64_t start = 0;
-    int i = 0;
-    while (i < x->o->n && off >= start + x->o->sizes[i])
-        start += x->o->sizes[i++];
-    if (n == 0 || !*x->ok || i == x->o->n || !x->o->mappable[i] ||
-        off + (uint64_t)n > start + x->o->sizes[i]) {
+    io_concat_t c = {x->o->n, x->o->fds, x->o->names, x->o->sizes};
+    x->at[k] = n && *x->ok
+                   ? (char *)io_map_concat(&c, x->o->mappable, off, (size_t)n, prot,
+                                           &x->map[k], &x->mlen[k], &x->mfile[k])
+                   : NULL;
+    if (!x->at[k])
         xfer_buffer(x, k, n, bufsize);
-        return;
-    }
-    uint64_t in = off - start, page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t lo = in - in % page;
-    size_t len = (size_t)(in - lo) + (size_t)n;
-    void *m = mmap(NULL, len, prot, MAP_SHARED | MAP_POPULATE, x->o->fds[i], (off_t)lo);
-    if (m == MAP_FAILED) {
-        xfer_buffer(x, k, n, bufsize);
-        return;
-    }
-    x->map[k] = m;
-    x->mlen[k] = len;
-    x->mfile[k] = i;
-    x->at[k] = (char *)m + (in - lo);
 }
 
 static void xfer_unmap(xfer_side_t *x, int k)

@@ -25,6 +25,9 @@
  * finalize (s); net_sendrecv (s): after SCR_Finalize, with no library
  * work left, the checkpoint's bytes sent to the same rank of the next node,
  * once per repetition (the report's floor for a scheme, bench/README.md);
+ * bare_scheme (s), PARTNER and XOR only: then what the scheme must do to
+ * the bytes with no library around it (bare.h), once per repetition, in
+ * SCR_CACHE_BASE;
  * and when the prefix's event log (SCR_LOG_ENABLE=1) has
  * REDUNDANCY_END events, redundancy_bg: each background encode's end,
  * seconds after its SCR_Start_output.
@@ -36,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bare.h"
 #include "benchutil.h"
 #include "scr.h"
 
@@ -151,6 +155,28 @@ static void compute(void)
         nanosleep(&ts, NULL);
 }
 
+/* the scheme's work alone (bare.h), once per repetition, on all of a
+ * rank's bytes as one file; returns how many were timed (0: no such
+ * measure for this scheme, or no cache base to put its files in) */
+static int bare_scheme(const char *buf, size_t per, double *v)
+{
+    const char *dir = getenv("SCR_CACHE_BASE");
+    int partner = !strcmp(c.scheme, "PARTNER"), xor = !strncmp(c.scheme, "XOR", 3);
+    if (!dir || !(partner || xor))
+        return 0;
+    char *all = malloc(per);
+    if (!all)
+        die("out of memory");
+    /* the files one after the other, as a scheme reads them */
+    for (size_t off = 0; off < per; off += per / (size_t)c.files)
+        memcpy(all + off, buf, per / (size_t)c.files);
+    for (int i = 0; i < c.reps; i++)
+        v[i] = partner ? bare_partner(dir, all, per, i + 1 == c.reps)
+                       : bare_xor(dir, all, per, i + 1 == c.reps);
+    free(all);
+    return c.reps;
+}
+
 /* peak resident memory of this process so far (VmHWM), in MiB */
 static double peak_mib(void)
 {
@@ -208,6 +234,8 @@ int main(int argc, char **argv)
     double fin = bench_slowest(bench_now() - t0), net[MAXREPS];
     for (int i = 0; i < c.reps; i++)
         net[i] = bench_net_sendrecv(buf, per, c.files);
+    double bare[MAXREPS];
+    int nbare = bare_scheme(buf, per * (size_t)c.files, bare);
     emit("ckpt_whole", secs, c.reps, "s");
     emit("ckpt_bw", bw, c.reps, "GB/s");
     emit("start_output", part[0], c.reps, "s");
@@ -218,6 +246,8 @@ int main(int argc, char **argv)
     emit("finalize", &fin, 1, "s");
     emit("extra_mem_per_rank", &most, 1, "MiB");
     emit("net_sendrecv", net, c.reps, "s");
+    if (nbare > 0)
+        emit("bare_scheme", bare, nbare, "s");
     double bg[MAXREPS];
     int nbg = c.rank == 0 ? bg_seconds(bg, MAXREPS) : 0;
     if (nbg > 0)

@@ -33,5 +33,11 @@ check "results.json records the best ratio per scheme" \
 check "each launch measured the network" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"net_sendrecv"' \
 		"$results/results.json")" = 4
+check "XOR4: the bare floor adds the scheme's work alone" \
+	grep -Eq "bare floor [0-9.]+ s \(the writes, then the scheme's work alone [0-9.]+ s" "$out"
+check "each XOR4 launch timed the bare encode, SINGLE's none" \
+	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"scheme":"XOR4".*"metric":"bare_scheme"' \
+		"$results/results.json")" = 2 -a \
+	"$(grep -c '"scheme":"SINGLE".*"metric":"bare_scheme"' "$results/results.json")" = 0
 [ "$fail" = 0 ] || tail -40 "$out"
 finish

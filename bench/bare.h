@@ -1,0 +1,220 @@
+/* bare.h - what a redundancy scheme must do to the bytes, with no library
+ * around it: the tighter floor of bench/run --against.
+ *
+ * net_sendrecv (benchutil.h) times the bytes a scheme sends off a node,
+ * from the application's memory into a small buffer used again and again.
+ * A checkpoint library cannot do only that: it reads the checkpoint from
+ * the file the application wrote, and PARTNER lands a whole copy in a file,
+ * XOR lands parity computed from what it received.  These functions do
+ * exactly that and nothing else (no CRC32, no metadata, no agreement), in
+ * the cheapest way measured on the simulated nodes: the source file mapped
+ * once, messages straight from the mapping, PARTNER's copy received into a
+ * mapping of its file, XOR's pieces into small buffers and the parity
+ * written with pwrite.  Header only, MPI, libc and (BENCH_HAVE_ISAL) ISA-L,
+ * so scr-ckpt.c still builds against any scr.h.
+ *
+ * Each call writes the rank's checkpoint to DIR/bare.<rank>.src first
+ * (untimed, as the application's write is not part of the encode) and
+ * times the scheme's work from a barrier to the slowest rank's end.  The
+ * copy or parity is written over the previous call's, whose pages are
+ * there, as a library that keeps evicted files does (lib/scr/filepool.c);
+ * the last call (last != 0) removes it.
+ */
+#ifndef SCR_BENCH_BARE_H
+#define SCR_BENCH_BARE_H
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#ifdef BENCH_HAVE_ISAL
+#include <isa-l/raid.h>
+#endif
+
+#include "benchutil.h"
+
+#define BARE_PARTNER_PIECE (4 << 20) /* XFER_SYNC_PIECE of lib/scr/xfer.h */
+#define BARE_XOR_PIECE (512 << 10)   /* the XOR encode's pieces, set of 4 */
+
+typedef struct {
+    MPI_Comm set;  /* this rank and the same local rank of every other node */
+    int me, n;     /* place in the set, nodes */
+    char src[512]; /* the checkpoint file */
+    char dst[512]; /* the copy or parity */
+} bare_t;
+
+static inline void bare_die(const char *what, const char *path)
+{
+    fprintf(stderr, "bare: %s %s failed\n", what, path);
+    MPI_Abort(MPI_COMM_WORLD, 4);
+}
+
+/* the set, the paths, and the source file written (untimed) */
+static inline void bare_setup(bare_t *b, const char *dir, const char *buf, size_t per)
+{
+    MPI_Comm node;
+    int rank, local;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    MPI_Comm_split(MPI_COMM_WORLD, local, rank, &b->set);
+    MPI_Comm_rank(b->set, &b->me);
+    MPI_Comm_size(b->set, &b->n);
+    snprintf(b->src, sizeof(b->src), "%s/bare.%d.src", dir, rank);
+    snprintf(b->dst, sizeof(b->dst), "%s/bare.%d.dst", dir, rank);
+    FILE *fp = fopen(b->src, "w");
+    if (!fp || fwrite(buf, 1, per, fp) != per || fclose(fp) != 0)
+        bare_die("write", b->src);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static inline void bare_done(bare_t *b, int last)
+{
+    unlink(b->src);
+    if (last)
+        unlink(b->dst);
+    MPI_Comm_free(&b->set);
+}
+
+static inline const char *bare_map(const char *path, size_t len, int *fd)
+{
+    *fd = open(path, O_RDONLY);
+    void *m = *fd < 0 ? MAP_FAILED
+                      : mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, *fd, 0);
+    if (m == MAP_FAILED)
+        bare_die("map", path);
+    return m;
+}
+
+/* PARTNER: the file to the same rank of the next node, its copy from the
+ * previous one into a file, two pieces in flight */
+static inline double bare_partner(const char *dir, const char *buf, size_t per, int last)
+{
+    bare_t b;
+    bare_setup(&b, dir, buf, per);
+    int right = (b.me + 1) % b.n, left = (b.me + b.n - 1) % b.n, sfd;
+    double t0 = bench_now();
+    const char *s = bare_map(b.src, per, &sfd);
+    int dfd = open(b.dst, O_RDWR | O_CREAT, 0600);
+    if (dfd < 0 || posix_fallocate(dfd, 0, (off_t)per) != 0)
+        bare_die("fallocate", b.dst);
+    char *d = mmap(NULL, per, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, dfd, 0);
+    if (d == MAP_FAILED)
+        bare_die("map", b.dst);
+    MPI_Request req[4] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
+                          MPI_REQUEST_NULL};
+    for (size_t off = 0, i = 0; off < per; off += BARE_PARTNER_PIECE, i++) {
+        int len = per - off < BARE_PARTNER_PIECE ? (int)(per - off) : BARE_PARTNER_PIECE;
+        MPI_Request *r = &req[2 * (i & 1)];
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE); /* piece i - 2 */
+        MPI_Irecv(d + off, len, MPI_BYTE, left, 8, b.set, &r[0]);
+        MPI_Isend(s + off, len, MPI_BYTE, right, 8, b.set, &r[1]);
+    }
+    MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+    munmap(d, per);
+    munmap((void *)s, per);
+    if (fsync(dfd) < 0)
+        bare_die("fsync", b.dst);
+    close(dfd);
+    close(sfd);
+    double t = bench_slowest(bench_now() - t0);
+    bare_done(&b, last);
+    return t;
+}
+
+/* into p: the XOR of the n - 1 pieces in slots, skipping slot me */
+static inline void bare_xor_slots(unsigned char *p, unsigned char *slots, int n, int me,
+                                  size_t len)
+{
+    void *v[64];
+    int k = 0;
+    for (int j = 0; j < n && k < 62; j++)
+        if (j != me)
+            v[k++] = slots + (size_t)j * len;
+    if (k == 1) {
+        memcpy(p, v[0], len);
+        return;
+    }
+#ifdef BENCH_HAVE_ISAL
+    v[k] = p;
+    if (len % 32 == 0 && xor_gen(k + 1, (int)len, v) == 0)
+        return;
+#endif
+    memcpy(p, v[0], len);
+    for (int i = 1; i < k; i++)
+        for (size_t x = 0; x < len; x++)
+            p[x] ^= ((const unsigned char *)v[i])[x];
+}
+
+/* the bytes [pos, pos + len) of the file, zeros past its end */
+static inline const void *bare_range(const char *s, size_t per, size_t pos, size_t len,
+                                     unsigned char *pad)
+{
+    if (pos + len <= per)
+        return s + pos;
+    size_t have = pos < per ? per - pos : 0;
+    memcpy(pad, s + pos, have);
+    memset(pad + have, 0, len - have);
+    return pad;
+}
+
+/* XOR over the set: the file in n - 1 chunks, chunk c to the member that
+ * holds the parity of stripe c (each member one stripe); the holder XORs
+ * what the others sent, piece by piece, into its parity file */
+static inline double bare_xor(const char *dir, const char *buf, size_t per, int last)
+{
+    bare_t b;
+    bare_setup(&b, dir, buf, per);
+    int n = b.n, sfd;
+    size_t chunk = (per + (size_t)n - 2) / (size_t)(n - 1);
+    chunk = (chunk + 7) & ~(size_t)7;
+    unsigned char *slots = aligned_alloc(64, (size_t)n * BARE_XOR_PIECE),
+                  *par = aligned_alloc(64, BARE_XOR_PIECE),
+                  *pad = aligned_alloc(64, (size_t)n * BARE_XOR_PIECE);
+    MPI_Request *req = malloc(2 * (size_t)n * sizeof(*req));
+    if (!slots || !par || !pad || !req || n < 2 || n > 64)
+        bare_die("set up", "the XOR encode");
+    double t0 = bench_now();
+    const char *s = bare_map(b.src, per, &sfd);
+    int dfd = open(b.dst, O_WRONLY | O_CREAT, 0600);
+    if (dfd < 0)
+        bare_die("open", b.dst);
+    for (size_t off = 0; off < chunk; off += BARE_XOR_PIECE) {
+        size_t len = chunk - off < BARE_XOR_PIECE ? chunk - off : BARE_XOR_PIECE;
+        int r = 0;
+        for (int j = 0; j < n; j++) {
+            if (j == b.me)
+                continue;
+            /* my chunk for holder j: the holders other than me, in order */
+            size_t c = (size_t)(j < b.me ? j : j - 1);
+            const void *from = bare_range(s, per, c * chunk + off, len,
+                                          pad + (size_t)j * BARE_XOR_PIECE);
+            MPI_Irecv(slots + (size_t)j * len, (int)len, MPI_BYTE, j, 9, b.set,
+                      &req[r++]);
+            MPI_Isend(from, (int)len, MPI_BYTE, j, 9, b.set, &req[r++]);
+        }
+        MPI_Waitall(r, req, MPI_STATUSES_IGNORE);
+        bare_xor_slots(par, slots, n, b.me, len);
+        if (pwrite(dfd, par, len, (off_t)off) != (ssize_t)len)
+            bare_die("write", b.dst);
+    }
+    munmap((void *)s, per);
+    if (fsync(dfd) < 0)
+        bare_die("fsync", b.dst);
+    close(dfd);
+    close(sfd);
+    double t = bench_slowest(bench_now() - t0);
+    free(slots);
+    free(par);
+    free(pad);
+    free(req);
+    bare_done(&b, last);
+    return t;
+}
+
+#endif

@@ -91,6 +91,21 @@ static inline const char *bare_map(const char *path, size_t len, int *fd)
     return m;
 }
 
+/* the end of a timed encode: the source unmapped, the result on disk; the
+ * slowest rank's seconds since t0, then the files removed (bare_done) */
+static inline double bare_end(bare_t *b, const char *s, size_t per, int sfd, int dfd,
+                              double t0, int last)
+{
+    munmap((void *)s, per);
+    if (fsync(dfd) < 0)
+        bare_die("fsync", b->dst);
+    close(dfd);
+    close(sfd);
+    double t = bench_slowest(bench_now() - t0);
+    bare_done(b, last);
+    return t;
+}
+
 /* PARTNER: the file to the same rank of the next node, its copy from the
  * previous one into a file, two pieces in flight */
 static inline double bare_partner(const char *dir, const char *buf, size_t per, int last)
@@ -117,14 +132,7 @@ static inline double bare_partner(const char *dir, const char *buf, size_t per, 
     }
     MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
     munmap(d, per);
-    munmap((void *)s, per);
-    if (fsync(dfd) < 0)
-        bare_die("fsync", b.dst);
-    close(dfd);
-    close(sfd);
-    double t = bench_slowest(bench_now() - t0);
-    bare_done(&b, last);
-    return t;
+    return bare_end(&b, s, per, sfd, dfd, t0, last);
 }
 
 /* into p: the XOR of the n - 1 pieces in slots, skipping slot me */
@@ -203,17 +211,11 @@ static inline double bare_xor(const char *dir, const char *buf, size_t per, int 
         if (pwrite(dfd, par, len, (off_t)off) != (ssize_t)len)
             bare_die("write", b.dst);
     }
-    munmap((void *)s, per);
-    if (fsync(dfd) < 0)
-        bare_die("fsync", b.dst);
-    close(dfd);
-    close(sfd);
-    double t = bench_slowest(bench_now() - t0);
+    double t = bare_end(&b, s, per, sfd, dfd, t0, last);
     free(slots);
     free(par);
     free(pad);
     free(req);
-    bare_done(&b, last);
     return t;
 }
 

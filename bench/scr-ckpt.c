@@ -161,8 +161,8 @@ static void compute(void)
 static int bare_scheme(const char *buf, size_t per, double *v)
 {
     const char *dir = getenv("SCR_CACHE_BASE");
-    int partner = !strcmp(c.scheme, "PARTNER"), xor = !strncmp(c.scheme, "XOR", 3);
-    if (!dir || !(partner || xor))
+    int partner = !strcmp(c.scheme, "PARTNER"), is_xor = !strncmp(c.scheme, "XOR", 3);
+    if (!dir || !(partner || is_xor))
         return 0;
     char *all = malloc(per);
     if (!all)

@@ -210,8 +210,8 @@ static const struct {
  * own bookkeeping are left out, so no library is faster than this.  Returns
  * LLNL's bandwidth at the floor over its measured one (the best ratio any
  * library could reach), or -1; *base is the metric's median. */
-static double against_floor(size_t t, const char *metric, double theirs, double *floor,
-                            double *base)
+static double against_floor(size_t t, const char *metric, double times, double theirs,
+                            double *floor, double *base)
 {
     double wo = median_of("whole.ours", against[t].scheme, "route_and_write");
     double wl = median_of("whole.llnl", against[t].scheme, "route_and_write");
@@ -221,9 +221,20 @@ static double against_floor(size_t t, const char *metric, double theirs, double 
     if (wo < 0 || wl < 0 || no < 0 || nl < 0 || !r || theirs <= 0)
         return -1;
     *base = no < nl ? no : nl;
-    double times = strcmp(metric, "net_sendrecv") ? 1 : against[t].off_node;
     *floor = (wo < wl ? wo : wl) + times * *base;
     return (double)r->bytes * r->ranks / *floor / 1e9 / theirs;
+}
+
+/* the one-value row like r named metric, set to v when v > 0 */
+static void set_against(const row_t *r, const char *metric, double v)
+{
+    row_t k = *r;
+    snprintf(k.metric, sizeof(k.metric), "%s", metric);
+    row_t *x = v > 0 ? find_row(&k) : NULL;
+    if (x) {
+        x->n = 1;
+        x->s[0] = v;
+    }
 }
 
 /* ours over LLNL's median aggregate bandwidth (bench/run --against) */
@@ -238,29 +249,17 @@ static void add_against_ratios(void)
             continue;
         row_t r = rows[i];
         snprintf(r.phase, sizeof(r.phase), "against");
-        snprintf(r.metric, sizeof(r.metric), "bw_over_llnl");
         snprintf(r.unit, sizeof(r.unit), "x");
-        row_t *x = find_row(&r);
-        if (!x)
-            continue;
-        x->n = 1;
-        x->s[0] = ours / theirs;
+        set_against(&r, "bw_over_llnl", ours / theirs);
         double floor, net;
         for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++) {
             if (strcmp(against[t].scheme, r.scheme) != 0)
                 continue;
-            double best = against_floor(t, "net_sendrecv", theirs, &floor, &net);
-            snprintf(r.metric, sizeof(r.metric), "best_over_llnl");
-            if (best > 0 && (x = find_row(&r))) {
-                x->n = 1;
-                x->s[0] = best;
-            }
-            best = against_floor(t, "bare_scheme", theirs, &floor, &net);
-            snprintf(r.metric, sizeof(r.metric), "best_bare_over_llnl");
-            if (best > 0 && (x = find_row(&r))) {
-                x->n = 1;
-                x->s[0] = best;
-            }
+            set_against(&r, "best_over_llnl",
+                        against_floor(t, "net_sendrecv", against[t].off_node, theirs,
+                                      &floor, &net));
+            set_against(&r, "best_bare_over_llnl",
+                        against_floor(t, "bare_scheme", 1, theirs, &floor, &net));
         }
     }
 }
@@ -287,7 +286,9 @@ static void print_against(FILE *out)
                     "           extra peak memory per rank (largest): ours %.1f MiB, "
                     "LLNL %.1f MiB\n",
                     mo, ml);
-        double floor, net, best = against_floor(t, "net_sendrecv", theirs, &floor, &net);
+        double floor, net,
+            best = against_floor(t, "net_sendrecv", against[t].off_node, theirs, &floor,
+                                 &net);
         if (best > 0)
             fprintf(
                 out,
@@ -296,7 +297,7 @@ static void print_against(FILE *out)
                 "bandwidth, LLNL %.2f\n",
                 floor, against[t].off_node, net, best, ratio / best, 1 / best);
         double bare;
-        best = against_floor(t, "bare_scheme", theirs, &floor, &bare);
+        best = against_floor(t, "bare_scheme", 1, theirs, &floor, &bare);
         double co = median_of("whole.ours", against[t].scheme, "complete_output");
         double cl = median_of("whole.llnl", against[t].scheme, "complete_output");
         if (best > 0)

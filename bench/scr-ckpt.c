@@ -25,9 +25,13 @@
  * finalize (s); net_sendrecv (s): after SCR_Finalize, with no library
  * work left, the checkpoint's bytes sent to the same rank of the next node,
  * once per repetition (the report's floor for a scheme, bench/README.md);
- * bare_scheme (s), PARTNER and XOR only: then what the scheme must do to
- * the bytes with no library around it (bare.h), once per repetition, in
- * SCR_CACHE_BASE;
+ * bare_scheme (s), PARTNER and XOR only: what the scheme must do to the
+ * bytes with no library around it (bare.h, in SCR_CACHE_BASE), once in
+ * each repetition's compute step, halfway through it, so the library's own
+ * background work is over and the next checkpoint still follows a pause;
+ * and complete_over_bare (x), each repetition's complete_last_writer over
+ * that repetition's bare_scheme: the library's Complete against the work
+ * it cannot avoid, measured moments apart on the same machine;
  * and when the prefix's event log (SCR_LOG_ENABLE=1) has
  * REDUNDANCY_END events, redundancy_bg: each background encode's end,
  * seconds after its SCR_Start_output.
@@ -148,33 +152,43 @@ static int bg_seconds(double *v, int max)
     return n;
 }
 
-static void compute(void)
+static void compute(int ms)
 {
-    struct timespec ts = {c.compute_ms / 1000, (long)(c.compute_ms % 1000) * 1000000};
-    if (c.compute_ms > 0)
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    if (ms > 0)
         nanosleep(&ts, NULL);
 }
 
-/* the scheme's work alone (bare.h), once per repetition, on all of a
- * rank's bytes as one file; returns how many were timed (0: no such
- * measure for this scheme, or no cache base to put its files in) */
-static int bare_scheme(const char *buf, size_t per, double *v)
+/* the bare work's input (bare.h): all of a rank's bytes as one file, the
+ * files one after the other as a scheme reads them; NULL when the scheme
+ * has no such measure or there is no cache base to put its files in */
+static char *bare_input(const char *buf, size_t per)
 {
-    const char *dir = getenv("SCR_CACHE_BASE");
     int partner = !strcmp(c.scheme, "PARTNER"), is_xor = !strncmp(c.scheme, "XOR", 3);
-    if (!dir || !(partner || is_xor))
-        return 0;
+    if (!getenv("SCR_CACHE_BASE") || !(partner || is_xor))
+        return NULL;
     char *all = malloc(per);
     if (!all)
         die("out of memory");
-    /* the files one after the other, as a scheme reads them */
     for (size_t off = 0; off < per; off += per / (size_t)c.files)
         memcpy(all + off, buf, per / (size_t)c.files);
-    for (int i = 0; i < c.reps; i++)
-        v[i] = partner ? bare_partner(dir, all, per, i + 1 == c.reps)
-                       : bare_xor(dir, all, per, i + 1 == c.reps);
-    free(all);
-    return c.reps;
+    return all;
+}
+
+/* repetition i's compute step; with all, the scheme's bare work halfway
+ * through it, timed into *bare */
+static void compute_step(int i, const char *all, size_t per, double *bare)
+{
+    if (!all) {
+        compute(c.compute_ms);
+        return;
+    }
+    const char *dir = getenv("SCR_CACHE_BASE");
+    int last = i + 1 == c.reps;
+    compute(c.compute_ms / 2);
+    *bare = !strcmp(c.scheme, "PARTNER") ? bare_partner(dir, all, per, last)
+                                         : bare_xor(dir, all, per, last);
+    compute(c.compute_ms - c.compute_ms / 2);
 }
 
 /* peak resident memory of this process so far (VmHWM), in MiB */
@@ -210,6 +224,7 @@ int main(int argc, char **argv)
         die("out of memory");
     for (size_t i = 0; i < per; i++)
         buf[i] = (char)(i * 7 + (size_t)c.rank);
+    char *all = bare_input(buf, per * (size_t)c.files);
     MPI_Barrier(MPI_COMM_WORLD);
     /* the application's own data is resident: what the peak gains from
      * here on is the library's (and MPI's) extra memory for checkpoints */
@@ -218,15 +233,19 @@ int main(int argc, char **argv)
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
     double init = bench_slowest(bench_now() - t0), secs[MAXREPS], bw[MAXREPS],
-           part[4][MAXREPS];
+           part[4][MAXREPS], bare[MAXREPS], over[MAXREPS];
     for (int i = 0; i < c.reps; i++) {
         double p[4];
         secs[i] = checkpoint(i + 1, buf, per, p);
         bw[i] = (double)c.bytes * c.ranks / secs[i] / 1e9;
         for (int k = 0; k < 4; k++)
             part[k][i] = p[k];
-        compute();
+        compute_step(i, all, per * (size_t)c.files, &bare[i]);
+        if (all)
+            over[i] = p[3] / bare[i];
     }
+    int bared = all != NULL;
+    free(all);
     double extra = peak_mib() - peak0, most;
     MPI_Allreduce(&extra, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     t0 = bench_now();
@@ -234,8 +253,6 @@ int main(int argc, char **argv)
     double fin = bench_slowest(bench_now() - t0), net[MAXREPS];
     for (int i = 0; i < c.reps; i++)
         net[i] = bench_net_sendrecv(buf, per, c.files);
-    double bare[MAXREPS];
-    int nbare = bare_scheme(buf, per * (size_t)c.files, bare);
     emit("ckpt_whole", secs, c.reps, "s");
     emit("ckpt_bw", bw, c.reps, "GB/s");
     emit("start_output", part[0], c.reps, "s");
@@ -246,8 +263,10 @@ int main(int argc, char **argv)
     emit("finalize", &fin, 1, "s");
     emit("extra_mem_per_rank", &most, 1, "MiB");
     emit("net_sendrecv", net, c.reps, "s");
-    if (nbare > 0)
-        emit("bare_scheme", bare, nbare, "s");
+    if (bared) {
+        emit("bare_scheme", bare, c.reps, "s");
+        emit("complete_over_bare", over, c.reps, "x");
+    }
     double bg[MAXREPS];
     int nbg = c.rank == 0 ? bg_seconds(bg, MAXREPS) : 0;
     if (nbg > 0)

@@ -39,5 +39,11 @@ check "each XOR4 launch timed the bare encode, SINGLE's none" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"scheme":"XOR4".*"metric":"bare_scheme"' \
 		"$results/results.json")" = 2 -a \
 	"$(grep -c '"scheme":"SINGLE".*"metric":"bare_scheme"' "$results/results.json")" = 0
+check "XOR4: each repetition's Complete over its own bare work, both libraries" \
+	grep -Eq "over its own bare work, moments apart: ours [0-9.]+x, LLNL [0-9.]+x" "$out"
+check "complete_over_bare from each XOR4 launch, SINGLE's none" \
+	test "$(grep -Ec '"scheme":"XOR4".*"metric":"complete_over_bare"' \
+		"$results/results.json")" = 2 -a \
+	"$(grep -c '"metric":"complete_over_bare"' "$results/results.json")" = 2
 [ "$fail" = 0 ] || tail -40 "$out"
 finish

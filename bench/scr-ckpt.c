@@ -28,7 +28,9 @@
  * bare_scheme (s), PARTNER and XOR only: what the scheme must do to the
  * bytes with no library around it (bare.h, in SCR_CACHE_BASE), once in
  * each repetition's compute step, halfway through it, so the library's own
- * background work is over and the next checkpoint still follows a pause;
+ * background work is over and the next checkpoint still follows a pause
+ * (its mappings are left out of extra_mem_per_rank: the peak is read before
+ * it and started again after it, /proc/self/clear_refs);
  * and complete_over_bare (x), each repetition's complete_last_writer over
  * that repetition's bare_scheme: the library's Complete against the work
  * it cannot avoid, measured moments apart on the same machine;
@@ -159,38 +161,6 @@ static void compute(int ms)
         nanosleep(&ts, NULL);
 }
 
-/* the bare work's input (bare.h): all of a rank's bytes as one file, the
- * files one after the other as a scheme reads them; NULL when the scheme
- * has no such measure or there is no cache base to put its files in */
-static char *bare_input(const char *buf, size_t per)
-{
-    int partner = !strcmp(c.scheme, "PARTNER"), is_xor = !strncmp(c.scheme, "XOR", 3);
-    if (!getenv("SCR_CACHE_BASE") || !(partner || is_xor))
-        return NULL;
-    char *all = malloc(per);
-    if (!all)
-        die("out of memory");
-    for (size_t off = 0; off < per; off += per / (size_t)c.files)
-        memcpy(all + off, buf, per / (size_t)c.files);
-    return all;
-}
-
-/* repetition i's compute step; with all, the scheme's bare work halfway
- * through it, timed into *bare */
-static void compute_step(int i, const char *all, size_t per, double *bare)
-{
-    if (!all) {
-        compute(c.compute_ms);
-        return;
-    }
-    const char *dir = getenv("SCR_CACHE_BASE");
-    int last = i + 1 == c.reps;
-    compute(c.compute_ms / 2);
-    *bare = !strcmp(c.scheme, "PARTNER") ? bare_partner(dir, all, per, last)
-                                         : bare_xor(dir, all, per, last);
-    compute(c.compute_ms - c.compute_ms / 2);
-}
-
 /* peak resident memory of this process so far (VmHWM), in MiB */
 static double peak_mib(void)
 {
@@ -203,6 +173,57 @@ static double peak_mib(void)
     if (fp)
         fclose(fp);
     return kb / 1024;
+}
+
+/* start the peak again from the current size (VmHWM := VmRSS); 0, or -1
+ * when the kernel cannot */
+static int peak_reset(void)
+{
+    FILE *fp = fopen("/proc/self/clear_refs", "w");
+    int ok = fp && fputs("5", fp) >= 0;
+    if (fp && fclose(fp) != 0)
+        ok = 0;
+    return ok ? 0 : -1;
+}
+
+/* the bare work's input (bare.h): all of a rank's bytes as one file, the
+ * files one after the other as a scheme reads them; NULL when the scheme
+ * has no such measure, there is no cache base to put its files in, or the
+ * peak memory cannot be started again after the bare work's mappings
+ * (they are not the library's; every rank must agree) */
+static char *bare_input(const char *buf, size_t per)
+{
+    int partner = !strcmp(c.scheme, "PARTNER"), is_xor = !strncmp(c.scheme, "XOR", 3);
+    int can = getenv("SCR_CACHE_BASE") && (partner || is_xor) && peak_reset() == 0, every;
+    MPI_Allreduce(&can, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (!every)
+        return NULL;
+    char *all = malloc(per);
+    if (!all)
+        die("out of memory");
+    for (size_t off = 0; off < per; off += per / (size_t)c.files)
+        memcpy(all + off, buf, per / (size_t)c.files);
+    return all;
+}
+
+/* repetition i's compute step; with all, the scheme's bare work halfway
+ * through it, timed into *bare, and left out of the peak memory: *peak
+ * takes the peak before it, which starts again after it */
+static void compute_step(int i, const char *all, size_t per, double *bare, double *peak)
+{
+    if (!all) {
+        compute(c.compute_ms);
+        return;
+    }
+    const char *dir = getenv("SCR_CACHE_BASE");
+    int last = i + 1 == c.reps;
+    compute(c.compute_ms / 2);
+    double p = peak_mib();
+    *peak = p > *peak ? p : *peak;
+    *bare = !strcmp(c.scheme, "PARTNER") ? bare_partner(dir, all, per, last)
+                                         : bare_xor(dir, all, per, last);
+    peak_reset();
+    compute(c.compute_ms - c.compute_ms / 2);
 }
 
 int main(int argc, char **argv)
@@ -228,7 +249,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     /* the application's own data is resident: what the peak gains from
      * here on is the library's (and MPI's) extra memory for checkpoints */
-    double peak0 = peak_mib();
+    double peak0 = peak_mib(), peak = peak0;
     double t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
@@ -240,13 +261,13 @@ int main(int argc, char **argv)
         bw[i] = (double)c.bytes * c.ranks / secs[i] / 1e9;
         for (int k = 0; k < 4; k++)
             part[k][i] = p[k];
-        compute_step(i, all, per * (size_t)c.files, &bare[i]);
+        compute_step(i, all, per * (size_t)c.files, &bare[i], &peak);
         if (all)
             over[i] = p[3] / bare[i];
     }
     int bared = all != NULL;
     free(all);
-    double extra = peak_mib() - peak0, most;
+    double now = peak_mib(), extra = (now > peak ? now : peak) - peak0, most;
     MPI_Allreduce(&extra, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     t0 = bench_now();
     SCR_Finalize();

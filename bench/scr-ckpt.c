@@ -25,12 +25,13 @@
  * finalize (s); net_sendrecv (s): after SCR_Finalize, with no library
  * work left, the checkpoint's bytes sent to the same rank of the next node,
  * once per repetition (the report's floor for a scheme, bench/README.md);
- * bare_scheme (s), PARTNER and XOR only: what the scheme must do to the
- * bytes with no library around it (bare.h, in SCR_CACHE_BASE), once in
- * each repetition's compute step, halfway through it, so the library's own
- * background work is over and the next checkpoint still follows a pause
- * (its mappings are left out of extra_mem_per_rank: the peak is read before
- * it and started again after it, /proc/self/clear_refs);
+ * bare_scheme (s), PARTNER and XOR without --threads: what the scheme
+ * must do to the bytes with no library around it (bare.h, in
+ * SCR_CACHE_BASE), once in each repetition's compute step, halfway
+ * through it, so the library's own background work is over and the next
+ * checkpoint still follows a pause (its mappings are left out of
+ * extra_mem_per_rank: the peak is read before it and started again after
+ * it, /proc/self/clear_refs);
  * and complete_over_bare (x), each repetition's complete_last_writer over
  * that repetition's bare_scheme: the library's Complete against the work
  * it cannot avoid, measured moments apart on the same machine;
@@ -188,13 +189,17 @@ static int peak_reset(void)
 
 /* the bare work's input (bare.h): all of a rank's bytes as one file, the
  * files one after the other as a scheme reads them; NULL when the scheme
- * has no such measure, there is no cache base to put its files in, or the
- * peak memory cannot be started again after the bare work's mappings
- * (they are not the library's; every rank must agree) */
+ * has no such measure, there is no cache base to put its files in, the
+ * redundancy runs in the compute step (--threads 1: asynchronous, which
+ * the bare work would compete with), or the peak memory cannot be started
+ * again after the bare work's mappings (they are not the library's; every
+ * rank must agree) */
 static char *bare_input(const char *buf, size_t per)
 {
     int partner = !strcmp(c.scheme, "PARTNER"), is_xor = !strncmp(c.scheme, "XOR", 3);
-    int can = getenv("SCR_CACHE_BASE") && (partner || is_xor) && peak_reset() == 0, every;
+    int can = getenv("SCR_CACHE_BASE") && (partner || is_xor) && !c.threads &&
+              peak_reset() == 0,
+        every;
     MPI_Allreduce(&can, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (!every)
         return NULL;

@@ -1,5 +1,7 @@
 /* bare.h - what a redundancy scheme must do to the bytes, with no library
- * around it: the tighter floor of bench/run --against.
+ * around it: the tighter floor of bench/run --against.  For SINGLE, which
+ * sends nothing, the whole checkpoint with nothing but the writes and the
+ * two agreements every synchronous checkpoint needs (bare_single).
  *
  * net_sendrecv (benchutil.h) times the bytes a scheme sends off a node,
  * from the application's memory into a small buffer used again and again.
@@ -13,12 +15,12 @@
  * written with pwrite.  Header only, MPI, libc and (BENCH_HAVE_ISAL) ISA-L,
  * so scr-ckpt.c still builds against any scr.h.
  *
- * Each call writes the rank's checkpoint to DIR/bare.<rank>.src first
- * (untimed, as the application's write is not part of the encode) and
- * times the scheme's work from a barrier to the slowest rank's end.  The
- * copy or parity is written over the previous call's, whose pages are
- * there, as a library that keeps evicted files does (lib/scr/filepool.c);
- * the last call (last != 0) removes it.
+ * bare_partner and bare_xor write the rank's checkpoint to
+ * DIR/bare.<rank>.src first (untimed, as the application's write is not
+ * part of the encode) and time the scheme's work from a barrier to the
+ * slowest rank's end.  The copy or parity is written over the previous
+ * call's, whose pages are there, as a library that keeps evicted files
+ * does (lib/scr/filepool.c); the last call (last != 0) removes it.
  */
 #ifndef SCR_BENCH_BARE_H
 #define SCR_BENCH_BARE_H
@@ -113,6 +115,30 @@ static inline double bare_end(bare_t *b, const char *s, size_t per, int sfd, int
     close(sfd);
     double t = bench_slowest(bench_now() - t0);
     bare_done(b, last);
+    return t;
+}
+
+/* SINGLE: a whole checkpoint with nothing a library adds but what any
+ * synchronous one must: an agreement before the dataset starts (nobody
+ * evicts an older one before every rank got there) and one after its files
+ * are written.  The application's write, into a new file as each dataset's
+ * is, counts, timed as scr-ckpt times a checkpoint: from a barrier to the
+ * slowest rank's end.  The file is removed after the timing. */
+static inline double bare_single(const char *dir, const char *buf, size_t per)
+{
+    char path[512];
+    int rank, ok = 1, all;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    snprintf(path, sizeof(path), "%s/bare.%d.single", dir, rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    FILE *fp = fopen(path, "w");
+    if (!fp || fwrite(buf, 1, per, fp) != per || fclose(fp) != 0)
+        bare_die("write", path);
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    double t = bench_slowest(bench_now() - t0);
+    unlink(path);
     return t;
 }
 

@@ -25,16 +25,18 @@
  * finalize (s); net_sendrecv (s): after SCR_Finalize, with no library
  * work left, the checkpoint's bytes sent to the same rank of the next node,
  * once per repetition (the report's floor for a scheme, bench/README.md);
- * bare_scheme (s), PARTNER and XOR without --threads: what the scheme
- * must do to the bytes with no library around it (bare.h, in
- * SCR_CACHE_BASE), once in each repetition's compute step, halfway
+ * bare_scheme (s), without --threads: what the scheme must do to the
+ * bytes with no library around it (bare.h, in SCR_CACHE_BASE; for SINGLE
+ * a whole checkpoint of nothing but the writes and two agreements), once
+ * in each repetition's compute step, halfway
  * through it, so the library's own background work is over and the next
  * checkpoint still follows a pause (its mappings are left out of
  * extra_mem_per_rank: the peak is read before it and started again after
  * it, /proc/self/clear_refs);
  * and complete_over_bare (x), each repetition's complete_last_writer over
  * that repetition's bare_scheme: the library's Complete against the work
- * it cannot avoid, measured moments apart on the same machine;
+ * it cannot avoid, measured moments apart on the same machine (SINGLE:
+ * whole_over_bare, ckpt_whole over bare_scheme);
  * and when the prefix's event log (SCR_LOG_ENABLE=1) has
  * REDUNDANCY_END events, redundancy_bg: each background encode's end,
  * seconds after its SCR_Start_output.
@@ -197,7 +199,8 @@ static int peak_reset(void)
 static char *bare_input(const char *buf, size_t per)
 {
     int partner = !strcmp(c.scheme, "PARTNER"), is_xor = !strncmp(c.scheme, "XOR", 3);
-    int can = getenv("SCR_CACHE_BASE") && (partner || is_xor) && !c.threads &&
+    int single = !strcmp(c.scheme, "SINGLE");
+    int can = getenv("SCR_CACHE_BASE") && (partner || is_xor || single) && !c.threads &&
               peak_reset() == 0,
         every;
     MPI_Allreduce(&can, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
@@ -225,8 +228,11 @@ static void compute_step(int i, const char *all, size_t per, double *bare, doubl
     compute(c.compute_ms / 2);
     double p = peak_mib();
     *peak = p > *peak ? p : *peak;
-    *bare = !strcmp(c.scheme, "PARTNER") ? bare_partner(dir, all, per, last)
-                                         : bare_xor(dir, all, per, last);
+    if (!strcmp(c.scheme, "SINGLE"))
+        *bare = bare_single(dir, all, per);
+    else
+        *bare = !strcmp(c.scheme, "PARTNER") ? bare_partner(dir, all, per, last)
+                                             : bare_xor(dir, all, per, last);
     peak_reset();
     compute(c.compute_ms - c.compute_ms / 2);
 }
@@ -251,6 +257,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < per; i++)
         buf[i] = (char)(i * 7 + (size_t)c.rank);
     char *all = bare_input(buf, per * (size_t)c.files);
+    int single = !strcmp(c.scheme, "SINGLE");
     MPI_Barrier(MPI_COMM_WORLD);
     /* the application's own data is resident: what the peak gains from
      * here on is the library's (and MPI's) extra memory for checkpoints */
@@ -268,7 +275,7 @@ int main(int argc, char **argv)
             part[k][i] = p[k];
         compute_step(i, all, per * (size_t)c.files, &bare[i], &peak);
         if (all)
-            over[i] = p[3] / bare[i];
+            over[i] = (single ? secs[i] : p[3]) / bare[i];
     }
     int bared = all != NULL;
     free(all);
@@ -291,7 +298,7 @@ int main(int argc, char **argv)
     emit("net_sendrecv", net, c.reps, "s");
     if (bared) {
         emit("bare_scheme", bare, c.reps, "s");
-        emit("complete_over_bare", over, c.reps, "x");
+        emit(single ? "whole_over_bare" : "complete_over_bare", over, c.reps, "x");
     }
     double bg[MAXREPS];
     int nbg = c.rank == 0 ? bg_seconds(bg, MAXREPS) : 0;

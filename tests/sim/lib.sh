@@ -16,8 +16,8 @@ check() { # check NAME COMMAND...: pass if the command succeeds
 	else fail=$((fail + 1)); echo "not ok - $name"; fi
 }
 
-has() { # has FILE PATTERN: grep -E, printing the file when it fails
-	grep -Eq -- "$2" "$1" || { echo "--- $1 lacks /$2/:"; sed 's/^/    /' "$1" | tail -20; return 1; }
+has() { # has FILE PATTERN: grep -E, printing the file (its last 60 lines) when it fails
+	grep -Eq -- "$2" "$1" || { echo "--- $1 lacks /$2/:"; sed 's/^/    /' "$1" | tail -60; return 1; }
 }
 
 hasnt() {

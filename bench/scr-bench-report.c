@@ -267,6 +267,20 @@ static void add_against_ratios(void)
     }
 }
 
+/* both libraries' medians of a per-repetition ratio to the bare work
+ * (scr-ckpt.c), after "each repetition's <what>", when both launches have it */
+static void print_paired(FILE *out, const char *scheme, const char *metric,
+                         const char *what)
+{
+    double po = median_of("whole.ours", scheme, metric);
+    double pl = median_of("whole.llnl", scheme, metric);
+    if (po > 0 && pl > 0)
+        fprintf(
+            out,
+            "           each repetition's %s, moments apart: ours %.2fx, LLNL %.2fx\n",
+            what, po, pl);
+}
+
 /* SINGLE's bare floor: a whole checkpoint of nothing but the writes and
  * two agreements (bench/bare.h, bare_single), and each repetition's whole
  * checkpoint over the one timed moments later */
@@ -277,13 +291,8 @@ static void print_single_floor(FILE *out, double floor, double best, double rati
             "two agreements, bench/bare.h): no library beats %.2fx LLNL here; ours "
             "reaches %.2f of it, LLNL %.2f\n",
             floor, best, ratio / best, 1 / best);
-    double po = median_of("whole.ours", "SINGLE", "whole_over_bare");
-    double pl = median_of("whole.llnl", "SINGLE", "whole_over_bare");
-    if (po > 0 && pl > 0)
-        fprintf(out,
-                "           each repetition's whole checkpoint over its own bare one, "
-                "moments apart: ours %.2fx, LLNL %.2fx\n",
-                po, pl);
+    print_paired(out, "SINGLE", "whole_over_bare",
+                 "whole checkpoint over its own bare one");
 }
 
 static void print_against(FILE *out)
@@ -331,13 +340,8 @@ static void print_against(FILE *out)
                     "ours reaches %.2f of it, LLNL %.2f; Complete_output ours %.3f s, "
                     "LLNL %.3f s\n",
                     floor, bare, best, ratio / best, 1 / best, co, cl);
-        double po = median_of("whole.ours", against[t].scheme, "complete_over_bare");
-        double pl = median_of("whole.llnl", against[t].scheme, "complete_over_bare");
-        if (po > 0 && pl > 0)
-            fprintf(out,
-                    "           each repetition's Complete_output (last writer) over "
-                    "its own bare work, moments apart: ours %.2fx, LLNL %.2fx\n",
-                    po, pl);
+        print_paired(out, against[t].scheme, "complete_over_bare",
+                     "Complete_output (last writer) over its own bare work");
     }
 }
 

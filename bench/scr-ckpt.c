@@ -28,11 +28,10 @@
  * bare_scheme (s), without --threads: what the scheme must do to the
  * bytes with no library around it (bare.h, in SCR_CACHE_BASE; for SINGLE
  * a whole checkpoint of nothing but the writes and two agreements), once
- * in each repetition's compute step, halfway
- * through it, so the library's own background work is over and the next
- * checkpoint still follows a pause (its mappings are left out of
- * extra_mem_per_rank: the peak is read before it and started again after
- * it, /proc/self/clear_refs);
+ * in each repetition's compute step, halfway through it, so the library's
+ * own background work is over and the next checkpoint still follows a
+ * pause (its mappings are left out of extra_mem_per_rank: the peak is read
+ * before it and started again after it, /proc/self/clear_refs);
  * and complete_over_bare (x), each repetition's complete_last_writer over
  * that repetition's bare_scheme: the library's Complete against the work
  * it cannot avoid, measured moments apart on the same machine (SINGLE:
@@ -196,12 +195,20 @@ static int peak_reset(void)
  * the bare work would compete with), or the peak memory cannot be started
  * again after the bare work's mappings (they are not the library's; every
  * rank must agree) */
+/* the scheme's bare work: 'S' (bare_single), 'P' (bare_partner), 'X'
+ * (bare_xor), or 0 for none */
+static int bare_kind(void)
+{
+    if (!strcmp(c.scheme, "SINGLE"))
+        return 'S';
+    if (!strcmp(c.scheme, "PARTNER"))
+        return 'P';
+    return strncmp(c.scheme, "XOR", 3) ? 0 : 'X';
+}
+
 static char *bare_input(const char *buf, size_t per)
 {
-    int partner = !strcmp(c.scheme, "PARTNER"), is_xor = !strncmp(c.scheme, "XOR", 3);
-    int single = !strcmp(c.scheme, "SINGLE");
-    int can = getenv("SCR_CACHE_BASE") && (partner || is_xor || single) && !c.threads &&
-              peak_reset() == 0,
+    int can = getenv("SCR_CACHE_BASE") && bare_kind() && !c.threads && peak_reset() == 0,
         every;
     MPI_Allreduce(&can, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (!every)
@@ -228,11 +235,16 @@ static void compute_step(int i, const char *all, size_t per, double *bare, doubl
     compute(c.compute_ms / 2);
     double p = peak_mib();
     *peak = p > *peak ? p : *peak;
-    if (!strcmp(c.scheme, "SINGLE"))
+    switch (bare_kind()) {
+    case 'S':
         *bare = bare_single(dir, all, per);
-    else
-        *bare = !strcmp(c.scheme, "PARTNER") ? bare_partner(dir, all, per, last)
-                                             : bare_xor(dir, all, per, last);
+        break;
+    case 'P':
+        *bare = bare_partner(dir, all, per, last);
+        break;
+    default:
+        *bare = bare_xor(dir, all, per, last);
+    }
     peak_reset();
     compute(c.compute_ms - c.compute_ms / 2);
 }
@@ -257,7 +269,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < per; i++)
         buf[i] = (char)(i * 7 + (size_t)c.rank);
     char *all = bare_input(buf, per * (size_t)c.files);
-    int single = !strcmp(c.scheme, "SINGLE");
+    int single = bare_kind() == 'S';
     MPI_Barrier(MPI_COMM_WORLD);
     /* the application's own data is resident: what the peak gains from
      * here on is the library's (and MPI's) extra memory for checkpoints */

@@ -17,6 +17,9 @@
  *                      a byte to its file 1 (an application bug SCR reports)
  *   --expect-restart S fail unless the run restarts from step S (0: none)
  *   --sleep-ms MS      compute time per step (default 0)
+ *   --ckpt-dirs 1      write checkpoint N's files under ckpt.<step>/ instead of
+ *                      reusing the names under ckpt/ (on the prefix every
+ *                      flushed checkpoint then keeps its own files)
  *   --output 1         at the end, write an output dataset "final" with
  *                      out/rank_<r>.txt (flushed to the prefix)
  *   --tolerate 1       a failed write (full cache) marks the checkpoint
@@ -43,7 +46,7 @@
 
 static struct {
     int rank, ranks, steps, every, files, die_in, die_after, touch_after, expect,
-        sleep_ms, output, tolerate, exit_status;
+        sleep_ms, output, tolerate, exit_status, ckpt_dirs;
     char touch[SCR_MAX_FILENAME];
     char wait[SCR_MAX_FILENAME];
     long size;
@@ -78,16 +81,19 @@ static void fail(const char *what, const char *path)
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
-static void file_name(int f, char *buf, size_t len)
+static void file_name(int f, int step, char *buf, size_t len)
 {
-    snprintf(buf, len, "ckpt/rank_%d_f%d.dat", app.rank, f);
+    if (app.ckpt_dirs)
+        snprintf(buf, len, "ckpt.%d/rank_%d_f%d.dat", step, app.rank, f);
+    else
+        snprintf(buf, len, "ckpt/rank_%d_f%d.dat", app.rank, f);
 }
 
 /* returns 0, or -1 when --tolerate and the write failed */
 static int write_file(int f, int step)
 {
     char name[256], path[SCR_MAX_FILENAME];
-    file_name(f, name, sizeof(name));
+    file_name(f, step, name, sizeof(name));
     if (SCR_Route_file(name, path) != SCR_SUCCESS)
         fail("cannot route", name);
     FILE *fp = fopen(path, "wb");
@@ -115,7 +121,7 @@ static int write_file(int f, int step)
 static int check_file(int f, int step)
 {
     char name[256], path[SCR_MAX_FILENAME];
-    file_name(f, name, sizeof(name));
+    file_name(f, step, name, sizeof(name));
     if (SCR_Route_file(name, path) != SCR_SUCCESS) {
         fprintf(stderr, "scr_example: rank %d: %s is not in the checkpoint\n", app.rank,
                 name);
@@ -248,6 +254,8 @@ static void parse(int argc, char **argv)
             app.sleep_ms = (int)v;
         else if (!strcmp(argv[i], "--output"))
             app.output = (int)v;
+        else if (!strcmp(argv[i], "--ckpt-dirs"))
+            app.ckpt_dirs = (int)v;
         else if (!strcmp(argv[i], "--tolerate"))
             app.tolerate = (int)v;
         else if (!strcmp(argv[i], "--exit-status"))

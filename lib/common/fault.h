@@ -49,6 +49,7 @@
  *   flush.copied       flush: every file copied; no summary, no index entry
  *   flush.summary      flush: rank2file and summary written; index not complete
  *   flush.indexed      flush: index says complete; flush file not updated
+ *   flush.placed       flush: this rank's files at their own paths; PLACED not recorded
  *   index.update       any index change: lock held, new index not yet written
  *   fetch.block        fetch: a block of a file copied into cache
  *   fetch.copied       fetch: every file copied and checked; not protected
@@ -68,6 +69,7 @@
  *   dsindex.rebuilt    index: missing ranks rebuilt; their .scrfilemaps not written
  *   dsindex.r2f        index: rank2file tree written, no summary
  *   dsindex.summary    index: summary written; not in the index
+ *   dsindex.indexed    index: complete in the index; files not yet at their own paths
  *   mem.begin          memory checkpoint: dataset started
  *   mem.var            memory checkpoint: after each variable written
  *   mem.meta           memory checkpoint: blocks written, not the metadata

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "path.h"
 #include "pfs.h"
+#include "place.h"
 #include "r2f.h"
 
 /* merge every .scr/<rank>.scrfilemap into scan: RANK <r> {DSETDESC, FILES,
@@ -254,6 +255,13 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
         if (rc == 0 && (index_add(prefix, id, name, dset, 1, err) < 0 ||
                         flushfile_set(prefix, id, "PFS", 1, err) < 0))
             rc = -1;
+        if (rc == 0)
+            fault_point("dsindex.indexed", -1); /* complete, files still staged */
+        /* a placement cut short is finished by the next fetch or indexer */
+        if (rc == 0 && place_all(prefix, id, name, r2f, err) == 0)
+            index_mark_placed(prefix, id, name, NULL);
+        else if (rc == 0)
+            log_warn("dataset %d: %s; the next restart moves its files", id, err->text);
     }
     kvtree_delete(&dset);
     kvtree_delete(&r2f);

@@ -18,12 +18,17 @@ void pfs_meta_path(const char *prefix, const char *name, char *buf, size_t len)
 
 void pfs_dset_name(int id, char *buf, size_t len)
 {
+    snprintf(buf, len, ".scr/scr.dataset.%d", id);
+}
+
+void pfs_dset_name_old(int id, char *buf, size_t len)
+{
     snprintf(buf, len, "scr.dataset.%d", id);
 }
 
 void pfs_dset_dir(const char *prefix, int id, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/scr.dataset.%d", prefix, id);
+    snprintf(buf, len, "%s/.scr/scr.dataset.%d", prefix, id);
 }
 
 void pfs_timestamp(char *buf, size_t len)
@@ -76,6 +81,8 @@ static int index_do_add(kvtree_t *t, void *arg)
     kvtree_util_set_int(kvtree_setf(t, NULL, "DIR %s", a->dir), "DSET", a->id);
     kvtree_t *d = kvtree_setf(t, NULL, "DSET %d DIR %s", a->id, a->dir);
     kvtree_util_set_int(d, "COMPLETE", a->complete);
+    if (!a->complete) /* written again: its files are staged anew */
+        kvtree_unset(d, "PLACED");
     if (a->dset)
         kvtree_set(d, "DSET", kvtree_dup(a->dset));
     if (a->complete) {
@@ -142,6 +149,11 @@ int index_mark_fetched(const char *prefix, int id, const char *dir, scr_error_t 
     return index_mark(prefix, id, dir, "FETCHED", err);
 }
 
+int index_mark_placed(const char *prefix, int id, const char *dir, scr_error_t *err)
+{
+    return index_mark(prefix, id, dir, "PLACED", err);
+}
+
 static int index_do_remove(kvtree_t *t, void *arg)
 {
     index_arg_t *a = arg;
@@ -172,33 +184,36 @@ int index_read(const char *prefix, kvtree_t *index, scr_error_t *err)
     return kvtree_read_with_lock(path, index, err);
 }
 
-static int index_cmp_id(const void *a, const void *b)
+/* ids of the scr.dataset.<id> directories in dir, ascending; n of them.
+ * An id is negated for the older layout (in the prefix itself), so both
+ * kinds sort by id with the older one first. */
+static int *index_dset_dirs(const char *dir, int old, int *ids, int *n, int *cap,
+                            scr_error_t *err)
 {
-    return *(const int *)a - *(const int *)b;
-}
-
-/* ids of the scr.dataset.<id> directories of prefix, ascending; n of them */
-static int *index_dset_dirs(const char *prefix, int *n, scr_error_t *err)
-{
-    DIR *d = opendir(prefix);
+    DIR *d = opendir(dir);
     if (!d)
-        return errprintf(err, "%s: %s", prefix, strerror(errno)), NULL;
-    int cap = 16, *ids = malloc(sizeof(int) * (size_t)cap), id;
+        return old ? (errprintf(err, "%s: %s", dir, strerror(errno)), NULL) : ids;
     struct dirent *e;
     char tail;
-    *n = 0;
+    int id;
     while (ids && (e = readdir(d))) {
         if (sscanf(e->d_name, "scr.dataset.%d%c", &id, &tail) != 1 || id < 0)
             continue;
-        if (*n == cap && !(ids = realloc(ids, sizeof(int) * (size_t)(cap *= 2))))
+        if (*n == *cap && !(ids = realloc(ids, sizeof(int) * (size_t)(*cap *= 2))))
             break;
-        ids[(*n)++] = id;
+        ids[(*n)++] = old ? -id - 1 : id;
     }
     closedir(d);
     if (!ids)
-        return errprintf(err, "%s: out of memory", prefix), NULL;
-    qsort(ids, (size_t)*n, sizeof(int), index_cmp_id);
+        errprintf(err, "%s: out of memory", dir);
     return ids;
+}
+
+static int index_cmp_either(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int ix = x < 0 ? -x - 1 : x, iy = y < 0 ? -y - 1 : y;
+    return ix != iy ? ix - iy : x - y;
 }
 
 int index_recover(const char *prefix, kvtree_t *index, scr_error_t *err)
@@ -206,9 +221,14 @@ int index_recover(const char *prefix, kvtree_t *index, scr_error_t *err)
     char path[4200], aside[4300], dir[4300], name[64];
     pfs_meta_path(prefix, "index.scr", path, sizeof(path));
     snprintf(aside, sizeof(aside), "%s.damaged", path);
-    int n, found = 0, *ids = index_dset_dirs(prefix, &n, err);
+    int n = 0, cap = 16, found = 0, *ids = malloc(sizeof(int) * (size_t)cap);
+    char meta[4200];
+    pfs_meta_path(prefix, "", meta, sizeof(meta));
+    ids = index_dset_dirs(prefix, 1, ids, &n, &cap, err);
+    ids = ids ? index_dset_dirs(meta, 0, ids, &n, &cap, err) : NULL;
     if (!ids)
         return -1;
+    qsort(ids, (size_t)n, sizeof(int), index_cmp_either);
     if (rename(path, aside) < 0 && errno != ENOENT) {
         free(ids);
         return errprintf(err, "rename %s: %s", path, strerror(errno));
@@ -216,12 +236,15 @@ int index_recover(const char *prefix, kvtree_t *index, scr_error_t *err)
     /* ascending, so the newest complete checkpoint ends up CURRENT */
     for (int i = 0; i < n; i++) {
         kvtree_t *s = kvtree_new();
-        int complete = 0;
-        pfs_dset_name(ids[i], name, sizeof(name));
+        int complete = 0, id = ids[i] < 0 ? -ids[i] - 1 : ids[i];
+        if (ids[i] < 0)
+            pfs_dset_name_old(id, name, sizeof(name));
+        else
+            pfs_dset_name(id, name, sizeof(name));
         snprintf(dir, sizeof(dir), "%s/%s", prefix, name);
         if (summary_read(dir, s, NULL) == 0 &&
             kvtree_util_get_int(s, "COMPLETE", &complete) == 0 && complete &&
-            index_add(prefix, ids[i], name, kvtree_get(s, "DSET"), 1, err) == 0)
+            index_add(prefix, id, name, kvtree_get(s, "DSET"), 1, err) == 0)
             found++;
         kvtree_delete(&s);
     }

@@ -5,9 +5,15 @@
  *   <prefix>/.scr/flush.scr          where each dataset is: CACHE and/or PFS
  *   <prefix>/.scr/halt.scr           halt conditions (halt.h)
  *   <prefix>/.scr/nodes.scr          nodes the last run used
- *   <prefix>/scr.dataset.<id>/       the dataset's files, at their paths
- *                                    relative to the prefix
- *   <prefix>/scr.dataset.<id>/.scr/  summary.scr and the rank2file tree
+ *   <prefix>/.scr/scr.dataset.<id>/  the dataset's staging area: its files
+ *                                    while they are written (place.h),
+ *                                    and in its .scr/ the summary and the
+ *                                    rank2file tree
+ *   <prefix>/<path>                  each file, once the dataset is placed
+ *
+ * The older layout kept every file in <prefix>/scr.dataset.<id>/<path> and
+ * its metadata in <prefix>/scr.dataset.<id>/.scr/; such datasets are read
+ * where they are.
  *
  * Index and flush file are shared by every job using the prefix, so every
  * update is a locked read-modify-write.  Only rank 0 calls these.
@@ -25,9 +31,12 @@
 
 /* <prefix>/.scr/<name> */
 void pfs_meta_path(const char *prefix, const char *name, char *buf, size_t len);
-/* <prefix>/scr.dataset.<id> (name is "scr.dataset.<id>") */
+/* <prefix>/.scr/scr.dataset.<id> (name is ".scr/scr.dataset.<id>", the
+ * directory's name in the index) */
 void pfs_dset_name(int id, char *buf, size_t len);
 void pfs_dset_dir(const char *prefix, int id, char *buf, size_t len);
+/* the older layout's name, "scr.dataset.<id>" */
+void pfs_dset_name_old(int id, char *buf, size_t len);
 
 /* apply fn to the file under lock and write it back (fn returns 0 to write,
  * 1 to leave it unchanged, -1 on error) */
@@ -42,6 +51,8 @@ int index_add(const char *prefix, int id, const char *dir, const kvtree_t *dset,
               int complete, scr_error_t *err);
 int index_mark_failed(const char *prefix, int id, const char *dir, scr_error_t *err);
 int index_mark_fetched(const char *prefix, int id, const char *dir, scr_error_t *err);
+/* every file of the staged dataset is at its own path (place.h) */
+int index_mark_placed(const char *prefix, int id, const char *dir, scr_error_t *err);
 int index_remove(const char *prefix, int id, scr_error_t *err);
 /* the dataset to fetch: start at CURRENT (or name), else the newest; skip
  * incomplete and failed ones; id < below.  Returns id and its dir, -1 if none */

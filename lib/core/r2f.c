@@ -143,3 +143,31 @@ int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers)
     }
     return level;
 }
+
+/* one file of the tree and, depth first, the files it points to */
+static int r2f_read_walk(const char *dsetdir, const char *rel, kvtree_t *out,
+                         scr_error_t *err)
+{
+    kvtree_t *t = kvtree_new(), *rs = kvtree_new(), *ps = kvtree_new();
+    int rc = r2f_read_file(dsetdir, rel, t, err);
+    if (rc == 0 && r2f_parse(t, rs, ps) < 0)
+        rc = errprintf(err, "%s/%s: not a rank2file map", dsetdir, rel);
+    if (rc == 0 && kvtree_size(rs) > 0) {
+        kvtree_t *ranks = kvtree_get(out, "RANK");
+        kvtree_merge(ranks ? ranks : kvtree_set(out, "RANK", NULL), rs);
+    }
+    for (kvtree_elem_t *p = kvtree_first(ps); rc == 0 && p; p = kvtree_elem_next(p))
+        rc =
+            r2f_read_walk(dsetdir, kvtree_get_val(kvtree_elem_tree(p), "FILE"), out, err);
+    kvtree_delete(&t);
+    kvtree_delete(&rs);
+    kvtree_delete(&ps);
+    return rc;
+}
+
+int r2f_read_all(const char *dsetdir, kvtree_t *out, scr_error_t *err)
+{
+    char root[128];
+    r2f_name(0, 0, 1, root, sizeof(root));
+    return r2f_read_walk(dsetdir, root, out, err);
+}

@@ -47,4 +47,10 @@ int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t
  * (absolute, or with ".."). */
 int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers);
 
+/* Read the whole tree of dsetdir in one process: RANK <r> FILE <rel> {SIZE,
+ * CRC} for every rank.  For tools and bookkeeping that need every name (a
+ * prefix purge, a restart on another rank count); the MPI library's readers
+ * use r2f_read_tree, which spreads the reads. */
+int r2f_read_all(const char *dsetdir, kvtree_t *out, scr_error_t *err);
+
 #endif

@@ -23,6 +23,8 @@
 #include "flush.h"
 #include "halt.h"
 #include "pfs.h"
+#include "place.h"
+#include "rpfs.h"
 #include "io.h"
 #include "jobrec.h"
 #include "kvtree_mpi.h"
@@ -321,7 +323,7 @@ static void init_prefix(scr_ctx_t *ctx)
         index_read(ctx->prefix, index, NULL);
         if (kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids) == 0)
             for (int i = 0; i < n; i++) {
-                flush_remove_pfs_dset(ctx->prefix, ids[i]);
+                place_remove(ctx->prefix, index, ids[i], NULL);
                 index_remove(ctx->prefix, ids[i], NULL);
             }
         free(ids);
@@ -352,22 +354,37 @@ static void init_prefix(scr_ctx_t *ctx)
     kvtree_delete(&flush);
 }
 
-/* no checkpoint in cache: fetch one from the prefix; and the flush on
- * restart options */
+/* no checkpoint in cache: fetch one from the prefix (SCR_GLOBAL_RESTART:
+ * open it there); and the flush on restart options */
 static void init_restart_source(scr_ctx_t *ctx)
 {
     int global = config_get_int(ctx->cfg, "SCR_GLOBAL_RESTART", 0);
-    int fetch = global ? 0 : config_get_int(ctx->cfg, "SCR_FETCH", 1);
+    int fetch = global || config_get_int(ctx->cfg, "SCR_FETCH", 1);
     int flush_on_restart = global || config_get_int(ctx->cfg, "SCR_FLUSH_ON_RESTART", 0);
     if (ctx->restart_id < 0 && fetch) {
         if (ctx->rank == 0)
             dsindex_pending(ctx->prefix,
                             config_get_int(ctx->cfg, "SCR_SCAVENGE_GRACE", 60));
-        fetch_sync(ctx);
+        int got = fetch_sync(ctx, global);
         init_counters(ctx);
+        if (ctx->rpfs)
+            ctx->restart_id = got;
     }
-    if (ctx->restart_id >= 0 && flush_on_restart && ctx->flush_every != 0)
-        flush_sync(ctx, ctx->restart_id);
+    if (ctx->restart_id < 0 || ctx->rpfs || !flush_on_restart)
+        return;
+    /* the flush also finishes a placement an earlier run cut short, so a
+     * restart without SCR's restart API reads whole files */
+    int flushed = ctx->flush_every != 0 && flush_sync(ctx, ctx->restart_id) == 0;
+    if (global && flushed) {
+        char dir[64];
+        pfs_dset_name(ctx->restart_id, dir, sizeof(dir));
+        if (rpfs_open(ctx, ctx->restart_id, dir) < 0 && ctx->rank == 0)
+            log_warn("SCR_GLOBAL_RESTART: dataset %d is read from cache instead",
+                     ctx->restart_id);
+    } else if (global && ctx->rank == 0)
+        log_warn("SCR_GLOBAL_RESTART: dataset %d could not be flushed (SCR_FLUSH=%d); it "
+                 "is read from cache",
+                 ctx->restart_id, ctx->flush_every);
 }
 
 /* progress lines of a long flush (progress.h): rank 0, with SCR_DEBUG */
@@ -539,6 +556,7 @@ int SCR_Finalize(void)
         kvtree_delete(&ctx->halt);
         topo_free(&ctx->topo);
         kvtree_delete(&ctx->filemap);
+        rpfs_close(ctx);
         MPI_Comm_free(&ctx->comm);
     }
     mem_free(ctx);

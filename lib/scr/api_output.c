@@ -24,6 +24,7 @@
 #include "path.h"
 #include "red.h"
 #include "redbg.h"
+#include "rpfs.h"
 #include "scr.h"
 
 static int out_check(scr_ctx_t *ctx, const char *fn, enum scr_state want)
@@ -156,14 +157,22 @@ static int route_copy(char *file, const char *path)
     return SCR_SUCCESS;
 }
 
+/* abs relative to the prefix, or NULL when it is not inside it */
+static const char *route_rel(const scr_ctx_t *ctx, const char *abs)
+{
+    if (!path_is_under(abs, ctx->prefix) || strcmp(abs, ctx->prefix) == 0)
+        return NULL;
+    return abs + strlen(ctx->prefix) + (strcmp(ctx->prefix, "/") != 0);
+}
+
 /* a new file of the open output: record it, then hand out its cache path */
 static int route_output(scr_ctx_t *ctx, const char *abs, char *file)
 {
-    if (!path_is_under(abs, ctx->prefix) || strcmp(abs, ctx->prefix) == 0) {
+    const char *rel = route_rel(ctx, abs);
+    if (!rel) {
         log_err("SCR_Route_file: %s is not inside SCR_PREFIX %s", abs, ctx->prefix);
         return SCR_FAILURE;
     }
-    const char *rel = abs + strlen(ctx->prefix) + (strcmp(ctx->prefix, "/") != 0);
     char path[SCR_PATH_MAX * 2], parent[SCR_PATH_MAX * 2];
     snprintf(path, sizeof(path), "%s/%s", ctx->out.dir, rel);
     if (!filemap_file(ctx->filemap, ctx->out.id, ctx->rank, path)) {
@@ -189,6 +198,12 @@ static int route_output(scr_ctx_t *ctx, const char *abs, char *file)
 /* a file of the restart dataset, by its original name */
 static int route_restart(scr_ctx_t *ctx, const char *abs, const char *name, char *file)
 {
+    if (ctx->rpfs) { /* any file of the dataset, wherever it is on the prefix */
+        char path[SCR_PATH_MAX * 2];
+        const char *rel = route_rel(ctx, abs);
+        if (rel && rpfs_route(ctx, rel, path, sizeof(path)) == 0)
+            return route_copy(file, path);
+    }
     kvtree_t *files =
         kvtree_get(filemap_get_rank(ctx->filemap, ctx->restart_id, ctx->rank), "FILE");
     for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {

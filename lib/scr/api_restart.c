@@ -11,8 +11,10 @@
 #include "flush.h"
 #include "halt.h"
 #include "pfs.h"
+#include "place.h"
 #include "log.h"
 #include "redbg.h"
+#include "rpfs.h"
 #include "scr.h"
 #include "units.h"
 
@@ -90,6 +92,8 @@ int scr_halt_pending(scr_ctx_t *ctx)
 
 static const char *dset_name(const scr_ctx_t *ctx, int id)
 {
+    if (ctx->rpfs && id == ctx->restart_id)
+        return rpfs_name(ctx);
     const char *n =
         kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
     return n ? n : "";
@@ -154,8 +158,8 @@ int SCR_Start_restart(char *name)
     }
     MPI_Barrier(ctx->comm);
     ctx->state = SCR_STATE_RESTART;
-    log_dbg(1, "restarting from dataset %d (%s) in cache", ctx->restart_id,
-            dset_name(ctx, ctx->restart_id));
+    log_dbg(1, "restarting from dataset %d (%s) %s", ctx->restart_id,
+            dset_name(ctx, ctx->restart_id), ctx->rpfs ? "on the prefix" : "in cache");
     if (ctx->rank == 0)
         evlog_event(ctx, "RESTART", "dset=%d name=%s", ctx->restart_id,
                     dset_name(ctx, ctx->restart_id));
@@ -172,6 +176,7 @@ int SCR_Complete_restart(int valid)
     ctx->state = SCR_STATE_IDLE;
     if (all) {
         ctx->restart_id = -1;
+        rpfs_close(ctx);
         return SCR_SUCCESS;
     }
     if (ctx->rank == 0)
@@ -187,6 +192,13 @@ void scr_restart_failed(scr_ctx_t *ctx, int id)
     if (f) {
         ctx->failed = f;
         ctx->failed[ctx->nfailed++] = id;
+    }
+    if (ctx->rpfs && id == ctx->restart_id) {
+        /* the application's verdict, not the files': nothing is deleted
+         * from the prefix, and the next job may try it again */
+        rpfs_close(ctx);
+        ctx->restart_id = -1;
+        return;
     }
     /* useless now, and its name must be free for the run's next checkpoint */
     flush_async_poll(ctx, 1);
@@ -206,6 +218,41 @@ static int find_named(scr_ctx_t *ctx, const char *fn, const char *name)
     return id;
 }
 
+/* rank 0: the newest complete checkpoint of the index named name, made
+ * CURRENT there; its CKPT number in *ckpt.  -1 if there is none. */
+static int current_on_prefix(scr_ctx_t *ctx, const char *name, int *ckpt)
+{
+    kvtree_t *index = kvtree_new();
+    char dir[256];
+    int id = -1;
+    if (index_read(ctx->prefix, index, NULL) == 0)
+        id = index_pick(index, name, INT32_MAX, dir, sizeof(dir));
+    /* the pick falls back to older ones; this must be the named one */
+    const char *nm = id >= 0 ? kvtree_get_val(index_dset_desc(index, id), "NAME") : NULL;
+    if (!nm || strcmp(nm, name) != 0)
+        id = -1;
+    if (id >= 0) {
+        kvtree_util_get_int(index_dset_desc(index, id), "CKPT", ckpt);
+        index_mark_fetched(ctx->prefix, id, dir, NULL); /* CURRENT */
+    }
+    kvtree_delete(&index);
+    return id;
+}
+
+/* the next checkpoint follows the one named current: its CKPT number (for
+ * SCR_FLUSH's count) and, from the cache's record, id */
+static void current_counters(scr_ctx_t *ctx, int id, int ckpt)
+{
+    if (ckpt < 0)
+        kvtree_util_get_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "CKPT",
+                            &ckpt);
+    MPI_Allreduce(MPI_IN_PLACE, &ckpt, 1, MPI_INT, MPI_MAX, ctx->comm);
+    if (ckpt >= 0)
+        ctx->checkpoint_id = ckpt;
+    if (id > ctx->dataset_id)
+        ctx->dataset_id = id;
+}
+
 int SCR_Current(const char *name)
 {
     scr_ctx_t *ctx = scr_ctx();
@@ -216,12 +263,33 @@ int SCR_Current(const char *name)
     int id = find_named(ctx, "SCR_Current", name);
     if (id == -2)
         return SCR_FAILURE;
-    if (id < 0 || cache_newest_ckpt(ctx, id + 1) != id) {
+    if (id >= 0 && cache_newest_ckpt(ctx, id + 1) == id) {
+        ctx->restart_id = id;
+        current_counters(ctx, id, -1);
+        return SCR_SUCCESS;
+    }
+    /* not in cache: a checkpoint on the prefix, which the application read
+     * itself (restart without SCR) or wants to restart from */
+    int ckpt = -1;
+    if (ctx->rank == 0)
+        id = current_on_prefix(ctx, name, &ckpt);
+    MPI_Bcast(&id, 1, MPI_INT, 0, ctx->comm);
+    MPI_Bcast(&ckpt, 1, MPI_INT, 0, ctx->comm);
+    if (id < 0) {
         if (ctx->rank == 0)
-            log_err("SCR_Current: no complete checkpoint named '%s' in cache", name);
+            log_err("SCR_Current: no complete checkpoint named '%s' in cache or in the "
+                    "index of %s",
+                    name, ctx->prefix);
         return SCR_FAILURE;
     }
-    ctx->restart_id = id;
+    current_counters(ctx, id, ckpt);
+    if (ctx->restart_id >= 0 && ctx->restart_id != id) {
+        /* the restart API offers the named one, not the newest */
+        char dir[64];
+        pfs_dset_name(id, dir, sizeof(dir));
+        rpfs_close(ctx);
+        ctx->restart_id = rpfs_open(ctx, id, dir) == 0 ? id : -1;
+    }
     return SCR_SUCCESS;
 }
 
@@ -245,19 +313,20 @@ static int drop_named(const char *fn, const char *name, int delete_pfs)
     if (ctx->rank == 0) {
         kvtree_t *index = kvtree_new();
         index_read(ctx->prefix, index, NULL);
-        kvtree_t *ids = kvtree_get(index, "DSET");
-        for (kvtree_elem_t *e = kvtree_first(ids); e; e = kvtree_elem_next(e)) {
-            int pid;
-            if (kvtree_elem_key_int(e, &pid) < 0)
-                continue;
-            const char *nm = kvtree_get_val(index_dset_desc(index, pid), "NAME");
+        int n = 0, *ids = NULL;
+        kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids);
+        for (int i = 0; i < n; i++) {
+            const char *nm = kvtree_get_val(index_dset_desc(index, ids[i]), "NAME");
+            scr_error_t err;
             if (!nm || strcmp(nm, name) != 0)
                 continue;
-            index_remove(ctx->prefix, pid, NULL);
-            flushfile_set(ctx->prefix, pid, "PFS", 0, NULL);
-            if (delete_pfs && flush_remove_pfs_dset(ctx->prefix, pid) < 0)
-                log_warn("%s: could not delete dataset %d from %s", fn, pid, ctx->prefix);
+            index_remove(ctx->prefix, ids[i], NULL);
+            flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
+            if (delete_pfs && place_remove(ctx->prefix, index, ids[i], &err) < 0)
+                log_warn("%s: could not delete dataset %d from %s: %s", fn, ids[i],
+                         ctx->prefix, err.text);
         }
+        free(ids);
         kvtree_delete(&index);
     }
     return SCR_SUCCESS;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agree.h"
 #include "cache.h"
@@ -12,22 +13,29 @@
 #include "fetch.h"
 #include "filemap.h"
 #include "flow.h"
+#include "flush.h"
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "log.h"
 #include "path.h"
 #include "pfs.h"
+#include "place.h"
 #include "r2f_mpi.h"
 #include "red.h"
+#include "rpfs.h"
+
+/* fetch_one: the dataset has another number of ranks than this job */
+#define FETCH_SHAPE (-3)
 
 typedef struct {
     scr_ctx_t *ctx;
     int id;
+    const char *name; /* its directory in the index */
     char pfsdir[SCR_PATH_MAX];
     char dir[SCR_PATH_MAX]; /* cache dataset directory */
     kvtree_t *files;        /* rel -> {SIZE, CRC} */
     scr_error_t err;
-    int local; /* it was the cache that failed, not the copy on the prefix */
+    int bad; /* the copy on the prefix is known bad (missing, size, CRC32) */
 } fetch_job_t;
 
 /* after each block copied into cache */
@@ -54,7 +62,7 @@ static int fetch_copy(void *arg)
                        .progress = fetch_block,
                        .arg = j,
                        .serial = !j->ctx->overlap};
-        snprintf(src, sizeof(src), "%s/%s", j->pfsdir, rel);
+        place_file_path(j->ctx->prefix, j->name, rel, src, sizeof(src));
         snprintf(dst, sizeof(dst), "%s/%s", j->dir, rel);
         char *parent = strdup(dst);
         *strrchr(parent, '/') = '\0';
@@ -62,12 +70,14 @@ static int fetch_copy(void *arg)
         if (io_mkdir_p(parent, 0700, &err) == 0)
             n = io_copy_file(src, dst, &o, &crc, &err);
         free(parent);
-        /* every error of the copy names the file it is about */
-        if (n < 0 && !strstr(err.text, src))
-            j->local = 1;
+        /* every error of the copy names the file it is about; only a file
+         * that is not there says the checkpoint is bad, not EIO or EACCES */
+        if (n < 0 && strstr(err.text, src) && access(src, F_OK) < 0 && errno == ENOENT)
+            j->bad = 1;
         if (n < 0)
             return errprintf(&j->err, "%s", err.text), -1;
         kvtree_t *m = kvtree_elem_tree(e);
+        j->bad = 1; /* for the two checks below */
         if (kvtree_util_get_u64(m, "SIZE", &size) == 0 && (uint64_t)n != size)
             return errprintf(&j->err, "%s: %lld bytes, expected %llu", src, (long long)n,
                              (unsigned long long)size),
@@ -76,6 +86,7 @@ static int fetch_copy(void *arg)
             return errprintf(&j->err, "%s: CRC32 0x%08x, expected 0x%08x", src, crc,
                              want),
                    -1;
+        j->bad = 0;
         kvtree_t *fm = filemap_file(j->ctx->filemap, j->id, j->ctx->rank, dst);
         kvtree_util_set_int(fm, "COMPLETE", 1);
         kvtree_util_set_crc32(fm, "CRC", crc);
@@ -139,13 +150,16 @@ static int fetch_summary(scr_ctx_t *ctx, fetch_job_t *j, kvtree_t *summary)
 }
 
 /* Fetch dataset id from directory name of the prefix into cache and
- * protect it.  Returns 0; -1 when the copy on the prefix is unusable; -2
- * when only the cache failed (full, unwritable: nothing against the
- * dataset, which is not to be marked FAILED). */
-static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes,
-                     double *protect)
+ * protect it; placed: the index marks it PLACED (else its files move to
+ * their own paths once they checked out).  Returns 0; -1 when the copy on
+ * the prefix is known bad; -2 when something else failed (the cache full
+ * or unwritable, the prefix unreadable for now: nothing against the
+ * dataset, which is not to be marked FAILED); FETCH_SHAPE when it has
+ * another number of ranks than this job. */
+static int fetch_one(scr_ctx_t *ctx, int id, const char *name, int placed,
+                     uint64_t *bytes, double *protect)
 {
-    fetch_job_t j = {.ctx = ctx, .id = id};
+    fetch_job_t j = {.ctx = ctx, .id = id, .name = name};
     scr_error_t err = {""};
     if (snprintf(j.pfsdir, sizeof(j.pfsdir), "%s/%s", ctx->prefix, name) >=
         (int)sizeof(j.pfsdir))
@@ -156,6 +170,11 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes,
     if (fetch_summary(ctx, &j, summary) < 0)
         goto out;
     kvtree_t *dset = kvtree_get(summary, "DSET");
+    int ranks = 0;
+    if (kvtree_util_get_int(dset, "RANKS", &ranks) == 0 && ranks != ctx->ranks) {
+        rc = FETCH_SHAPE; /* the same summary everywhere: the same answer */
+        goto out;
+    }
     if (!fetch_agree(ctx, r2f_read_tree(ctx->comm, j.pfsdir, j.files, &err) == 0,
                      err.text, id))
         goto out;
@@ -175,11 +194,14 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, uint64_t *bytes,
     int ok = flow_run(ctx->comm, width, fetch_copy, &j);
     if (agree_first_failure(ctx->comm, j.err.text[0] != '\0') == ctx->rank)
         log_err("fetch of dataset %d failed: %s", id, j.err.text);
-    int bad = j.err.text[0] && !j.local, any_bad = 0;
+    int bad = j.err.text[0] && j.bad, any_bad = 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_LOR, ctx->comm);
     double t0 = scr_now();
     if (ok)
         fault_point("fetch.copied", ctx->rank); /* checked, not protected */
+    /* a placement cut short is finished now that every file checked out */
+    if (ok && place_staged(name) && !placed)
+        flush_place(ctx, id, name, j.files);
     /* a fetched checkpoint is protected like a new one; its files have
      * checked out, so a failure now is the cache's */
     if (ok && red_apply(ctx, rd, id, j.dir, ctx->comm, &err) < 0) {
@@ -221,7 +243,9 @@ static int fetch_chain(scr_ctx_t *ctx, const kvtree_t *index, int id)
         MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, ctx->comm);
         uint64_t bytes = 0;
         double protect = 0;
-        if (got != base || fetch_one(ctx, base, dir, &bytes, &protect) < 0) {
+        int placed = ctx->rank == 0 && place_done(index, got, dir);
+        MPI_Bcast(&placed, 1, MPI_INT, 0, ctx->comm);
+        if (got != base || fetch_one(ctx, base, dir, placed, &bytes, &protect) < 0) {
             if (ctx->rank == 0)
                 log_err("dataset %d is differential and its base, dataset %d, cannot be "
                         "fetched",
@@ -235,7 +259,7 @@ static int fetch_chain(scr_ctx_t *ctx, const kvtree_t *index, int id)
     return 0;
 }
 
-int fetch_sync(scr_ctx_t *ctx)
+int fetch_sync(scr_ctx_t *ctx, int direct)
 {
     kvtree_t *index = kvtree_new();
     const char *want = config_get(ctx->cfg, "SCR_CURRENT", NULL);
@@ -262,7 +286,16 @@ int fetch_sync(scr_ctx_t *ctx)
         double t0 = scr_now();
         uint64_t bytes = 0;
         double protect = 0;
-        int got = fetch_one(ctx, id, dir, &bytes, &protect), fetched = got == 0;
+        int placed = ctx->rank == 0 && place_done(index, id, dir);
+        MPI_Bcast(&placed, 1, MPI_INT, 0, ctx->comm);
+        int got =
+            direct ? FETCH_SHAPE : fetch_one(ctx, id, dir, placed, &bytes, &protect);
+        /* another number of ranks: the cache cannot serve it, the prefix can */
+        if (got == FETCH_SHAPE && (got = rpfs_open(ctx, id, dir)) == 0) {
+            found = id;
+            break;
+        }
+        int fetched = got == 0;
         if (fetched && fetch_chain(ctx, index, id) < 0) {
             cache_delete_dset(ctx, id); /* useless without its bases */
             fetched = 0;
@@ -285,8 +318,8 @@ int fetch_sync(scr_ctx_t *ctx)
             break;
         }
         if (ctx->rank == 0 && got == -2) {
-            log_err("dataset %d (%s) could not be fetched into cache (the copy on the "
-                    "prefix is not at fault); trying an older one",
+            log_err("dataset %d (%s) could not be restarted from (nothing against its "
+                    "files on the prefix); trying an older one",
                     id, dir);
             evlog_event(ctx, "FETCH", "dset=%d dir=%s ok=0 cache=1", id, dir);
         } else if (ctx->rank == 0) {

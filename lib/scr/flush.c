@@ -24,7 +24,9 @@
 #include "log.h"
 #include "path.h"
 #include "pfs.h"
+#include "place.h"
 #include "progress.h"
+#include "r2f.h"
 #include "r2f_mpi.h"
 
 struct flush_async {
@@ -98,7 +100,10 @@ static int flush_copy(flush_job_t *j, kvtree_t *m, uint64_t *total)
     if (rc < 0)
         return errprintf(&j->err, "%s", err.text), -1;
     int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    struct stat st;
+    /* the file lands at the application's own path: the mode it gave it */
+    mode_t mode = in >= 0 && fstat(in, &st) == 0 ? st.st_mode & 0777 : 0600;
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
     uint32_t crc = 0, want;
     uint64_t size;
     flush_progress_t p = {j, *total};
@@ -342,6 +347,11 @@ static int flush_finish(scr_ctx_t *ctx, flush_job_t *j, int ok)
         kvtree_delete(&d);
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    if (ok) {
+        char name[64];
+        pfs_dset_name(j->id, name, sizeof(name));
+        flush_place(ctx, j->id, name, j->r2f);
+    }
     /* the copy's own failure was told (flush_report); one after it here */
     if (agree_first_failure(ctx->comm, err.text[0] != '\0') == ctx->rank)
         log_err("flush of dataset %d to %s failed: %s; it stays in cache", j->id,
@@ -376,6 +386,38 @@ static void flush_report(scr_ctx_t *ctx, flush_job_t *j, int all_ok)
 
 static void flush_prune(scr_ctx_t *ctx);
 
+/* a dataset on the prefix whose placement an earlier run cut short: its
+ * files move to their own paths now (the rank2file map says which are
+ * whose).  Always 0: the dataset is on the prefix either way. */
+static int flush_finish_placing(scr_ctx_t *ctx, int id)
+{
+    char dir[64], pfsdir[SCR_PATH_MAX + 64];
+    pfs_dset_name(id, dir, sizeof(dir));
+    int todo = 0;
+    if (ctx->rank == 0) {
+        kvtree_t *index = kvtree_new();
+        todo = index_read(ctx->prefix, index, NULL) == 0 &&
+               kvtree_getf(index, "DSET %d DIR %s", id, dir) &&
+               !place_done(index, id, dir);
+        kvtree_delete(&index);
+    }
+    MPI_Bcast(&todo, 1, MPI_INT, 0, ctx->comm);
+    if (!todo)
+        return 0;
+    kvtree_t *files = kvtree_new();
+    scr_error_t err = {""};
+    snprintf(pfsdir, sizeof(pfsdir), "%s/%s", ctx->prefix, dir);
+    int ok = r2f_read_tree(ctx->comm, pfsdir, files, &err) == 0;
+    int first = agree_first_failure(ctx->comm, !ok);
+    if (first == ctx->rank)
+        log_err("dataset %d: its files cannot be moved to their own paths: %s", id,
+                err.text);
+    if (first == ctx->ranks)
+        flush_place(ctx, id, dir, files);
+    kvtree_delete(&files);
+    return 0;
+}
+
 /* both modes: wait for a background flush, skip a dataset already on the
  * prefix (0 with *j NULL), else announce and prepare (-1 if that failed) */
 static int flush_begin(scr_ctx_t *ctx, int id, const char *mode, flush_job_t **j)
@@ -385,7 +427,7 @@ static int flush_begin(scr_ctx_t *ctx, int id, const char *mode, flush_job_t **j
     /* the flush reads the files and takes their CRCs on the way */
     crcbg_release(ctx, id);
     if (flush_done(ctx, id))
-        return 0;
+        return flush_finish_placing(ctx, id);
     /* a differential checkpoint on the prefix is worth only as much as its
      * base there: write the chain first */
     int base = cache_dset_base(ctx, id);
@@ -474,19 +516,52 @@ int flush_pending_ckpt(scr_ctx_t *ctx)
     return id >= 0 && !flush_done(ctx, id) ? id : -1;
 }
 
-static int flush_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* before the first rename: a dataset whose files this one is about to
+ * replace leaves the index (place_supersede), so the index never points at
+ * a mix of two checkpoints */
+static void flush_supersede(scr_ctx_t *ctx, int id, const char *dir,
+                            const kvtree_t *files)
 {
-    (void)st;
-    (void)ftw;
-    return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+    int clash = 0, any = 0;
+    for (kvtree_elem_t *e = kvtree_first(files); e && !clash; e = kvtree_elem_next(e)) {
+        char path[SCR_PATH_MAX * 2];
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", ctx->prefix, kvtree_elem_key(e));
+        clash = lstat(path, &st) == 0;
+    }
+    MPI_Allreduce(&clash, &any, 1, MPI_INT, MPI_LOR, ctx->comm);
+    if (any && ctx->rank == 0) {
+        char dsetdir[SCR_PATH_MAX + 64];
+        kvtree_t *all = kvtree_new();
+        scr_error_t err;
+        snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, dir);
+        if (r2f_read_all(dsetdir, all, &err) < 0 ||
+            place_supersede(ctx->prefix, id, all, &err) < 0)
+            log_warn("dataset %d: %s", id, err.text);
+        kvtree_delete(&all);
+    }
+    if (any)
+        MPI_Barrier(ctx->comm);
 }
 
-int flush_remove_pfs_dset(const char *prefix, int id)
+int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files)
 {
-    char dir[SCR_PATH_MAX];
-    pfs_dset_dir(prefix, id, dir, sizeof(dir));
-    /* FTW_PHYS: a link planted inside is removed, never followed */
-    return nftw(dir, flush_rm, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT ? -1 : 0;
+    scr_error_t err = {""};
+    int bad = 0;
+    flush_supersede(ctx, id, dir, files);
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
+        if (place_file(ctx->prefix, dir, kvtree_elem_key(e), bad ? NULL : &err) < 0)
+            bad++;
+    fault_point("flush.placed", ctx->rank); /* PLACED not recorded */
+    int first = agree_first_failure(ctx->comm, bad > 0);
+    if (first == ctx->rank)
+        log_err("dataset %d: %d files could not be moved to their own paths in %s: %s",
+                id, bad, ctx->prefix, err.text);
+    if (first != ctx->ranks)
+        return -1;
+    if (ctx->rank == 0 && index_mark_placed(ctx->prefix, id, dir, &err) < 0)
+        log_err("dataset %d: %s", id, err.text);
+    return 0;
 }
 
 /* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix */
@@ -500,12 +575,14 @@ static void flush_prune(scr_ctx_t *ctx)
     if (index_read(ctx->prefix, index, NULL) == 0)
         n = index_prune_list(index, keep, ids, 256);
     for (int i = 0; i < n; i++) {
+        scr_error_t err;
         log_dbg(1, "SCR_PREFIX_SIZE=%d: deleting dataset %d from the prefix", keep,
                 ids[i]);
         index_remove(ctx->prefix, ids[i], NULL);
         flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
-        if (flush_remove_pfs_dset(ctx->prefix, ids[i]) < 0)
-            log_warn("could not remove dataset %d from %s", ids[i], ctx->prefix);
+        if (place_remove(ctx->prefix, index, ids[i], &err) < 0)
+            log_warn("could not remove dataset %d from %s: %s", ids[i], ctx->prefix,
+                     err.text);
     }
     kvtree_delete(&index);
 }

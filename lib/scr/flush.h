@@ -1,11 +1,14 @@
 /* flush.h - copying cached datasets to the prefix directory (guide 2.32).
  *
- * A flush writes each rank's files to <prefix>/scr.dataset.<id>/<path
- * relative to the prefix>, checking every byte against the CRC32 recorded
- * when the dataset completed, then the summary and rank2file map, and only
- * then marks the dataset COMPLETE (and CURRENT) in the index.  A dataset is
- * marked FLUSHING while it is copied, so the cache never evicts it, and an
- * interrupted flush never leaves the index pointing at a partial copy.
+ * A flush writes each rank's files to the dataset's staging area
+ * <prefix>/.scr/scr.dataset.<id>/<path relative to the prefix>, checking
+ * every byte against the CRC32 recorded when the dataset completed, then
+ * the summary and rank2file map, and only then marks the dataset COMPLETE
+ * (and CURRENT) in the index; then each file moves to its own path
+ * <prefix>/<path> (place.h) and the index marks the dataset PLACED.  A
+ * dataset is marked FLUSHING while it is copied, so the cache never evicts
+ * it, and an interrupted flush never leaves the index pointing at a partial
+ * copy, nor the previous checkpoint's files overwritten by a partial one.
  *
  * Background flush (SCR_FLUSH_ASYNC=1): each process copies its files in a
  * thread, throttled by SCR_FLUSH_ASYNC_BW (bytes/s per node) and
@@ -32,7 +35,9 @@ int flush_async_start(scr_ctx_t *ctx, int id);
 int flush_async_poll(scr_ctx_t *ctx, int wait);
 /* the newest complete checkpoint in cache that is not on the prefix, or -1 */
 int flush_pending_ckpt(scr_ctx_t *ctx);
-/* remove a dataset directory on the prefix (never following links) */
-int flush_remove_pfs_dset(const char *prefix, int id);
+/* move this rank's files (rel -> ...) of the complete dataset id in the
+ * prefix's directory dir to their own paths; rank 0 marks it PLACED when
+ * every rank did.  0, or -1 when some rank could not (it says why). */
+int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files);
 
 #endif

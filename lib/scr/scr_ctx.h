@@ -84,6 +84,7 @@ typedef struct {
     } out;
     struct mem_state *mem; /* the memory-protect API (mem.h), or NULL */
     int restart_id;        /* dataset offered for restart, -1 none */
+    struct rpfs *rpfs;     /* restart_id opened on the prefix (rpfs.h), or NULL */
     int *failed;           /* datasets whose restart failed */
     int nfailed;
     int log_fd; /* event log, rank 0 */

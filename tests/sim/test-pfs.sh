@@ -13,25 +13,32 @@ ALL=node1:2,node2:2,node3:2,node4:2
 BASE=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1
 	-x SCR_OVERLAP=1 -x SCR_FILE_BUF_SIZE=64KB)
 wipe_all() { for n in node1 node2 node3 node4 node5; do "$simnode" wipe "$sim_dir" $n; done; }
-# the index flattened to one line without blanks: "CURRENTscr.dataset.4DIR..."
+# the index flattened to one line without blanks: "CURRENT.scr/scr.dataset.4DIR..."
 index_has() { "$scr" print "$pfs/.scr/index.scr" | tr -d ' \n' | grep -Eq -- "$1"; }
 
 # ---- flush, then restart fetched from the PFS ----
 sim_setup 5
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_LOG_ENABLE=1)
+# a directory per checkpoint (ckpt.<step>/), so every flushed checkpoint
+# keeps its files on the prefix (tests/sim/test-scr31.sh reuses names)
+CD=(--ckpt-dirs 1)
 check "flush: run with SCR_FLUSH=2 and an output dataset" \
-	sim_run "$out/f1" "$ALL" "$ex" --steps 8 --files 2 --size 500000 --output 1
-check "flush: checkpoints 2 and 4 flushed" test -d "$pfs/scr.dataset.2" -a -d "$pfs/scr.dataset.4"
-check "flush: checkpoint 1 not flushed" test ! -e "$pfs/scr.dataset.1"
-check "flush: files keep their paths below the prefix" test -s "$pfs/scr.dataset.4/ckpt/rank_1_f1.dat"
+	sim_run "$out/f1" "$ALL" "$ex" --steps 8 --files 2 --size 500000 --output 1 "${CD[@]}"
+check "flush: checkpoints 2 and 4 flushed" test -d "$pfs/.scr/scr.dataset.2" -a -d "$pfs/.scr/scr.dataset.4"
+check "flush: checkpoint 1 not flushed" test ! -e "$pfs/.scr/scr.dataset.1"
+check "flush: files at the application's own paths in the prefix" \
+	test -s "$pfs/ckpt.8/rank_1_f1.dat" -a -s "$pfs/ckpt.4/rank_1_f1.dat"
+check "flush: nothing left in the staging area" \
+	sh -c "test -z \"\$(find '$pfs/.scr/scr.dataset.4' -path '*/ckpt.8/*')\""
 check "flush: summary and rank2file written" \
-	test -s "$pfs/scr.dataset.4/.scr/summary.scr" -a -s "$pfs/scr.dataset.4/.scr/rank2file.scr"
-check "flush: index CURRENT is the newest checkpoint" index_has "CURRENTscr.dataset.4"
+	test -s "$pfs/.scr/scr.dataset.4/.scr/summary.scr" -a -s "$pfs/.scr/scr.dataset.4/.scr/rank2file.scr"
+check "flush: index CURRENT is the newest checkpoint" index_has "CURRENT.scr/scr.dataset.4"
+check "flush: the index marks it placed" index_has "4DIR.scr/scr.dataset.4COMPLETE1.*PLACED"
 check "flush: the output dataset went to the prefix" \
-	sh -c "grep -q 'rank 3 of 8 finished step 8' $pfs/scr.dataset.5/out/rank_3.txt"
+	sh -c "grep -q 'rank 3 of 8 finished step 8' $pfs/out/rank_3.txt"
 check "flush-file: dataset 4 is on the PFS" sh -c "'$scr' flush-file --prefix '$pfs' --location 4 | grep -qx PFS"
 check "flush-file: dataset 4 needs no flush" sh -c "! '$scr' flush-file --prefix '$pfs' --needflush 4"
-check "flush-file: subdir" sh -c "test \$('$scr' flush-file --prefix '$pfs' --subdir 4) = scr.dataset.4"
+check "flush-file: subdir" sh -c "test \$('$scr' flush-file --prefix '$pfs' --subdir 4) = .scr/scr.dataset.4"
 check "nodes file records 4 nodes" sh -c "'$scr' print '$pfs/.scr/nodes.scr' | grep -qx '  4'"
 check "event log: one parseable line per event" \
 	sh -c "grep -Ev '^[0-9T:-]+ [0-9]+ event=[A-Z_]+ job=[^ ]+ user=[^ ]+ host=[^ ]+( [a-z_]+=[^ ]+)*\$' '$pfs/.scr/log' | grep -c . | grep -qx 0"
@@ -39,7 +46,7 @@ check "event log: flushes with bandwidth" has "$pfs/.scr/log" "event=FLUSH_END .
 check "event log: run start and end" has "$pfs/.scr/log" "event=RUN_END"
 wipe_all
 check "fetch: every cache wiped, the rerun restarts at step 8" \
-	sim_run "$out/f2" "$ALL" "$ex" --steps 10 --files 2 --size 500000 --expect-restart 8
+	sim_run "$out/f2" "$ALL" "$ex" --steps 10 --files 2 --size 500000 --expect-restart 8 "${CD[@]}"
 check "fetch: it came from the prefix" has "$out/f2" "restart from the prefix: dataset 4 fetched"
 check "fetch: every byte verified" has "$out/f2" "restarted from step.8, every byte verified"
 check "event log: the fetch" has "$pfs/.scr/log" "event=FETCH .* dset=4 .*ok=1"
@@ -48,31 +55,34 @@ check "event log: the fetch" has "$pfs/.scr/log" "event=FETCH .* dset=4 .*ok=1"
 wipe_all
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_CURRENT=step.4)
 check "SCR_CURRENT=step.4: restart fetches that one" \
-	sim_run "$out/n1" "$ALL" "$ex" --steps 4 --files 2 --size 500000 --expect-restart 4
+	sim_run "$out/n1" "$ALL" "$ex" --steps 4 --files 2 --size 500000 --expect-restart 4 "${CD[@]}"
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
 check "cache restart with SCR_FLUSH=0 after a PFS fetch" \
-	sim_run "$out/n2" "$ALL" "$ex" --steps 6 --files 2 --size 500000 --expect-restart 4
-newest=$(ls -d "$pfs"/scr.dataset.* | sed 's/.*\.//' | sort -n | tail -1)
+	sim_run "$out/n2" "$ALL" "$ex" --steps 6 --files 2 --size 500000 --expect-restart 4 "${CD[@]}"
+newest=$(ls -d "$pfs"/.scr/scr.dataset.* | sed 's/.*\.//' | sort -n | tail -1)
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_FLUSH_ON_RESTART=1)
 check "SCR_FLUSH_ON_RESTART: restart from cache" \
-	sim_run "$out/n3" "$ALL" "$ex" --steps 6 --files 2 --size 500000 --expect-restart 6
+	sim_run "$out/n3" "$ALL" "$ex" --steps 6 --files 2 --size 500000 --expect-restart 6 "${CD[@]}"
 check "SCR_FLUSH_ON_RESTART: the restart checkpoint was flushed at SCR_Init" \
-	test -d "$pfs/scr.dataset.$((newest + 1))"
+	test -d "$pfs/.scr/scr.dataset.$((newest + 1))"
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0 -x SCR_PREFIX_PURGE=1)
-check "SCR_PREFIX_PURGE: run" sim_run "$out/n4" "$ALL" "$ex" --steps 2 --files 2 --size 500000 --expect-restart 6
-check "SCR_PREFIX_PURGE: every dataset left the prefix" sh -c "! ls -d '$pfs'/scr.dataset.* 2>/dev/null"
+check "SCR_PREFIX_PURGE: run" sim_run "$out/n4" "$ALL" "$ex" --steps 2 --files 2 --size 500000 --expect-restart 6 "${CD[@]}"
+check "SCR_PREFIX_PURGE: every dataset left the prefix" sh -c "! ls -d '$pfs'/.scr/scr.dataset.* 2>/dev/null"
+check "SCR_PREFIX_PURGE: with its files and their directories" \
+	sh -c "! ls -d '$pfs'/ckpt.* 2>/dev/null"
 check "SCR_PREFIX_PURGE: and the index" sh -c "! '$scr' print '$pfs/.scr/index.scr' | grep -q scr.dataset"
 
 # ---- a corrupt file on the PFS ----
 sim_setup 5
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2)
-check "corrupt: first run" sim_run "$out/c1" "$ALL" "$ex" --steps 8 --size 300000
-printf '\x5a' | dd of="$pfs/scr.dataset.4/ckpt/rank_1_f1.dat" bs=1 seek=77 conv=notrunc status=none
+check "corrupt: first run, a directory per checkpoint" \
+	sim_run "$out/c1" "$ALL" "$ex" --steps 8 --size 300000 --ckpt-dirs 1
+printf '\x5a' | dd of="$pfs/ckpt.8/rank_1_f1.dat" bs=1 seek=77 conv=notrunc status=none
 wipe_all
 check "corrupt: restart falls back to checkpoint 2 (step 4)" \
-	sim_run "$out/c2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 4
+	sim_run "$out/c2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 4 --ckpt-dirs 1
 check "corrupt: the damage is named" has "$out/c2" "fetch of dataset 4 failed: .*rank_1_f1.dat: CRC32"
-check "corrupt: dataset 4 marked FAILED in the index" index_has "4DIRscr.dataset.4COMPLETE1.*FAILED"
+check "corrupt: dataset 4 marked FAILED in the index" index_has "4DIR.scr/scr.dataset.4COMPLETE1.*FAILED"
 
 # ---- an unwritable prefix ----
 sim_setup 5
@@ -100,8 +110,8 @@ done
 sleep 1
 for n in node1 node2 node3 node4; do "$simnode" kill "$sim_dir" $n; done
 wait $runner
-check "async: the job was killed mid-flush (flush had started)" test -d "$pfs/scr.dataset.1"
-check "async: the index never marks it complete" index_has "DSET1DIRscr.dataset.1COMPLETE0"
+check "async: the job was killed mid-flush (flush had started)" test -d "$pfs/.scr/scr.dataset.1"
+check "async: the index never marks it complete" index_has "DSET1DIR.scr/scr.dataset.1COMPLETE0"
 check "async: and never CURRENT" sh -c "! '$scr' print '$pfs/.scr/index.scr' | grep -q CURRENT"
 for n in node1 node2 node3 node4; do "$simnode" start-node "$sim_dir" $n; done
 wipe_all
@@ -115,8 +125,8 @@ SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_FLUSH_ASYNC=1 -x SCR_PREFIX_SIZE=1)
 check "async: run with background flushes" sim_run "$out/a1" "$ALL" "$ex" --steps 6 --size 200000
 check "async: flushes finished in the background" has "$out/a1" "background flush of dataset 1 started"
 check "SCR_PREFIX_SIZE=1: only the newest checkpoint is kept" \
-	sh -c "test -d '$pfs/scr.dataset.3' -a ! -e '$pfs/scr.dataset.1' -a ! -e '$pfs/scr.dataset.2'"
-check "async: the newest is CURRENT" index_has "CURRENTscr.dataset.3"
+	sh -c "test -d '$pfs/.scr/scr.dataset.3' -a ! -e '$pfs/.scr/scr.dataset.1' -a ! -e '$pfs/.scr/scr.dataset.2'"
+check "async: the newest is CURRENT" index_has "CURRENT.scr/scr.dataset.3"
 check "async: no transfer file left" sh -c "! find $("$simnode" shm "$sim_dir") -name 'transfer_*' | grep -q ."
 
 # ---- halt conditions ----
@@ -132,7 +142,7 @@ SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_HALT_EXIT=1)
 check "halt: SCR_HALT_EXIT=1 exits inside SCR" sim_run "$out/h2" "$ALL" "$ex" --steps 20 --size 1000 --expect-restart 4
 check "halt: after the first new checkpoint" has "$out/h2" "halting: CHECKPOINTS_LEFT"
 check "halt: the app never got control back" hasnt "$out/h2" "step.8|done at"
-check "halt: the newest checkpoint was flushed on the way out" test -d "$pfs/scr.dataset.3"
+check "halt: the newest checkpoint was flushed on the way out" test -d "$pfs/.scr/scr.dataset.3"
 rm -f "$pfs/.scr/halt.scr"
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
 # set a condition on the running job once its first checkpoint is done

@@ -1,0 +1,267 @@
+/* place.c - staged datasets moved to the application's own paths */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io.h"
+#include "log.h"
+#include "path.h"
+#include "pfs.h"
+#include "place.h"
+#include "r2f.h"
+
+int place_staged(const char *dir)
+{
+    return dir && strncmp(dir, ".scr/", 5) == 0;
+}
+
+void place_file_path(const char *prefix, const char *dir, const char *rel, char *buf,
+                     size_t len)
+{
+    struct stat st;
+    snprintf(buf, len, "%s/%s/%s", prefix, dir, rel);
+    if (place_staged(dir) && lstat(buf, &st) < 0 && errno == ENOENT)
+        snprintf(buf, len, "%s/%s", prefix, rel);
+}
+
+int place_file(const char *prefix, const char *dir, const char *rel, scr_error_t *err)
+{
+    char from[4400], to[4400];
+    struct stat st;
+    if (!path_is_safe_relative(rel))
+        return errprintf(err, "unsafe file name '%s'", rel);
+    snprintf(from, sizeof(from), "%s/%s/%s", prefix, dir, rel);
+    snprintf(to, sizeof(to), "%s/%s", prefix, rel);
+    if (lstat(from, &st) < 0) {
+        if (errno == ENOENT && lstat(to, &st) == 0)
+            return 0; /* placed by an earlier try */
+        return errprintf(err, "%s: %s", from, strerror(errno));
+    }
+    char *parent = strdup(to);
+    if (!parent)
+        return errprintf(err, "out of memory");
+    *strrchr(parent, '/') = '\0';
+    /* the application's own directories: its umask decides their mode */
+    int rc = io_mkdir_p(parent, 0777, err);
+    free(parent);
+    if (rc < 0)
+        return -1;
+    /* rename replaces a link at to, never follows it */
+    if (rename(from, to) < 0)
+        return errprintf(err, "rename %s to %s: %s", from, to, strerror(errno));
+    return 0;
+}
+
+/* 1 if a file of files is at its own path already */
+static int place_clash(const char *prefix, const kvtree_t *files)
+{
+    char path[4400];
+    struct stat st;
+    for (kvtree_elem_t *r = kvtree_first(kvtree_get(files, "RANK")); r;
+         r = kvtree_elem_next(r))
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
+             f = kvtree_elem_next(f)) {
+            snprintf(path, sizeof(path), "%s/%s", prefix, kvtree_elem_key(f));
+            if (lstat(path, &st) == 0)
+                return 1;
+        }
+    return 0;
+}
+
+int place_all(const char *prefix, int id, const char *dir, const kvtree_t *files,
+              scr_error_t *err)
+{
+    int bad = 0;
+    if (place_clash(prefix, files) && place_supersede(prefix, id, files, err) < 0)
+        return 1;
+    for (kvtree_elem_t *r = kvtree_first(kvtree_get(files, "RANK")); r;
+         r = kvtree_elem_next(r))
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
+             f = kvtree_elem_next(f))
+            if (place_file(prefix, dir, kvtree_elem_key(f), bad ? NULL : err) < 0)
+                bad++;
+    return bad;
+}
+
+int place_done(const kvtree_t *index, int id, const char *dir)
+{
+    return kvtree_getf(index, "DSET %d DIR %s PLACED", id, dir) != NULL;
+}
+
+static int place_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* the file names of files (RANK <r> FILE <rel>) into names: rel -> nothing */
+static void place_names_of(const kvtree_t *files, kvtree_t *names)
+{
+    for (kvtree_elem_t *r = kvtree_first(kvtree_get(files, "RANK")); r;
+         r = kvtree_elem_next(r))
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
+             f = kvtree_elem_next(f))
+            kvtree_set(names, kvtree_elem_key(f), NULL);
+}
+
+/* 1 if a complete staged dataset in dir names a file of names */
+static int place_overlaps(const char *prefix, const char *dir, const kvtree_t *names)
+{
+    char dsetdir[4200];
+    kvtree_t *all = kvtree_new(), *mine = kvtree_new();
+    snprintf(dsetdir, sizeof(dsetdir), "%s/%s", prefix, dir);
+    r2f_read_all(dsetdir, all, NULL);
+    place_names_of(all, mine);
+    int hit = 0;
+    for (kvtree_elem_t *f = kvtree_first(mine); f && !hit; f = kvtree_elem_next(f))
+        hit = kvtree_get(names, kvtree_elem_key(f)) != NULL;
+    kvtree_delete(&all);
+    kvtree_delete(&mine);
+    return hit;
+}
+
+int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error_t *err)
+{
+    kvtree_t *index = kvtree_new(), *names = kvtree_new();
+    if (index_read(prefix, index, err) < 0 && errno != ENOENT) {
+        kvtree_delete(&index);
+        kvtree_delete(&names);
+        return -1;
+    }
+    place_names_of(files, names);
+    int n = 0, *ids = NULL, gone = 0;
+    kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids);
+    for (int i = 0; i < n; i++) {
+        kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", ids[i]);
+        int hit = 0;
+        for (kvtree_elem_t *e = kvtree_first(dirs); e && !hit && ids[i] < id;
+             e = kvtree_elem_next(e)) {
+            int complete = 0;
+            kvtree_util_get_int(kvtree_elem_tree(e), "COMPLETE", &complete);
+            hit = complete && place_staged(kvtree_elem_key(e)) &&
+                  path_is_safe_relative(kvtree_elem_key(e)) &&
+                  place_overlaps(prefix, kvtree_elem_key(e), names);
+        }
+        if (!hit)
+            continue;
+        const char *nm = kvtree_get_val(index_dset_desc(index, ids[i]), "NAME");
+        log_msg("dataset %d reuses file names of dataset %d (%s), which can no longer "
+                "be restarted from and leaves the index",
+                id, ids[i], nm ? nm : "?");
+        for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e)) {
+            char path[4200];
+            snprintf(path, sizeof(path), "%s/%s", prefix, kvtree_elem_key(e));
+            if (place_staged(kvtree_elem_key(e)) &&
+                path_is_safe_relative(kvtree_elem_key(e)))
+                nftw(path, place_rm, 16, FTW_DEPTH | FTW_PHYS);
+        }
+        index_remove(prefix, ids[i], NULL);
+        flushfile_set(prefix, ids[i], "PFS", 0, NULL);
+        gone++;
+    }
+    free(ids);
+    kvtree_delete(&index);
+    kvtree_delete(&names);
+    return gone;
+}
+
+/* every file name the complete staged datasets of index other than id
+ * have at their own paths: rel -> (nothing) */
+static kvtree_t *place_names_kept(const char *prefix, const kvtree_t *index, int id)
+{
+    kvtree_t *names = kvtree_new();
+    for (kvtree_elem_t *d = kvtree_first(kvtree_get(index, "DSET")); d;
+         d = kvtree_elem_next(d)) {
+        int other, complete;
+        if (kvtree_elem_key_int(d, &other) < 0 || other == id)
+            continue;
+        for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR")); e;
+             e = kvtree_elem_next(e)) {
+            const char *dir = kvtree_elem_key(e);
+            complete = 0;
+            kvtree_util_get_int(kvtree_elem_tree(e), "COMPLETE", &complete);
+            if (!complete || !place_staged(dir) || !path_is_safe_relative(dir))
+                continue;
+            char dsetdir[4200];
+            kvtree_t *all = kvtree_new();
+            snprintf(dsetdir, sizeof(dsetdir), "%s/%s", prefix, dir);
+            r2f_read_all(dsetdir, all, NULL);
+            place_names_of(all, names);
+            kvtree_delete(&all);
+        }
+    }
+    return names;
+}
+
+/* unlink <prefix>/<rel>, then its parent directories up to the prefix while
+ * they are empty (the application's ckpt.<n>/ directories go with it) */
+static void place_unlink(const char *prefix, const char *rel)
+{
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/%s", prefix, rel);
+    if (unlink(path) < 0)
+        return;
+    size_t plen = strlen(prefix);
+    for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) > plen;
+         slash = strrchr(path, '/')) {
+        *slash = '\0';
+        if (rmdir(path) < 0)
+            break;
+    }
+}
+
+/* the files of a complete staged dataset that only it names */
+static void place_remove_files(const char *prefix, const kvtree_t *index, int id,
+                               const char *dir)
+{
+    char dsetdir[4200];
+    kvtree_t *mine = kvtree_new(), *kept = NULL;
+    snprintf(dsetdir, sizeof(dsetdir), "%s/%s", prefix, dir);
+    if (r2f_read_all(dsetdir, mine, NULL) == 0)
+        kept = place_names_kept(prefix, index, id);
+    for (kvtree_elem_t *r = kvtree_first(kvtree_get(mine, "RANK")); kept && r;
+         r = kvtree_elem_next(r))
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
+             f = kvtree_elem_next(f)) {
+            const char *rel = kvtree_elem_key(f);
+            if (path_is_safe_relative(rel) && !kvtree_get(kept, rel))
+                place_unlink(prefix, rel);
+        }
+    kvtree_delete(&kept);
+    kvtree_delete(&mine);
+}
+
+int place_remove(const char *prefix, kvtree_t *index, int id, scr_error_t *err)
+{
+    int rc = 0;
+    kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", id);
+    if (!dirs) { /* not in the index: where a flush of id would have put it */
+        char name[64];
+        pfs_dset_name(id, name, sizeof(name));
+        kvtree_setf(index, NULL, "DSET %d DIR %s", id, name);
+        pfs_dset_name_old(id, name, sizeof(name));
+        dirs = kvtree_setf(index, NULL, "DSET %d DIR %s", id, name);
+        dirs = kvtree_getf(index, "DSET %d DIR", id);
+    }
+    for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e)) {
+        const char *dir = kvtree_elem_key(e);
+        int complete = 0;
+        if (!path_is_safe_relative(dir))
+            continue;
+        kvtree_util_get_int(kvtree_elem_tree(e), "COMPLETE", &complete);
+        if (complete && place_staged(dir))
+            place_remove_files(prefix, index, id, dir);
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/%s", prefix, dir);
+        /* FTW_PHYS: a link planted inside is removed, never followed */
+        if (nftw(path, place_rm, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
+            rc = errprintf(err, "%s: %s", path, strerror(errno));
+    }
+    kvtree_unsetf(index, "DSET %d", id);
+    return rc;
+}

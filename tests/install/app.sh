@@ -2,7 +2,8 @@
 # examples/cmake-app/counter.c against an installed SCR the two ways an
 # application does (CMake's find_package(SCR), pkg-config) and run each
 # twice as a one-rank MPI job in the same SCR job: the second run must
-# restart from the first one's checkpoint.
+# restart from the first one's checkpoint.  Then the same for Fortran
+# programs written for SCR v3 (app_fortran_checks).
 #
 # app_checks WORK CC EXTRA_CFLAGS CMAKEDIR: uses the caller's check(); the
 # installed SCR is the one CMAKE_PREFIX_PATH and PKG_CONFIG_PATH lead to (or
@@ -51,4 +52,45 @@ app_checks() {
 		sh "$app_src" "$work" "$cc" "$extra"
 	check "the pkg-config-built example checkpoints and restarts (mpirun -np 1, twice)" \
 		app_run "$work" "$work/counter-pc" pkgconfig "$(pkg-config --variable=libdir scr)"
+	app_fortran_checks "$work/fortran" "$cc" "$extra" "$cmakedir"
+}
+
+# app_fortran_checks WORK CC EXTRA_CFLAGS CMAKEDIR: programs in SCR v3's
+# Fortran style (INCLUDE 'scrf.h', external subroutines; tests/install/
+# fortran) built the ways one is: "mpifort app.f -lscrf -lscr", SCR v3's
+# documented "-lscrf -Wl,-rpath,<libdir>", pkg-config's scrf.pc,
+# find_package(SCR COMPONENTS Fortran); each is run.
+# Skipped when SCR was built without Fortran (no scrf.pc).
+app_fortran_checks() {
+	local work=$1 cc=$2 extra=$3 cmakedir=$4 src libdir incdir
+	src=$(cd "$app_src/../../tests/install/fortran" && pwd)
+	if ! pkg-config --exists scrf || ! command -v mpifort >/dev/null; then
+		echo "ok - # SKIP no scrf.pc or no mpifort: SCR's Fortran interface is not checked"
+		return 0
+	fi
+	libdir=$(pkg-config --variable=libdir scrf)
+	incdir=$(pkg-config --variable=includedir scrf)
+	mkdir -p "$work"
+	check "scrf.h installed beside scr.mod" test -f "$incdir/scrf.h" -a -f "$incdir/scr.mod"
+	check "Fortran, fixed form: mpifort version.f -I<includedir> -L<libdir> -lscrf -lscr, and it runs" \
+		sh -c 'mpifort $3 "$1/version.f" -o "$2/version-f" -I"$4" -L"$5" -lscrf -lscr &&
+			LD_LIBRARY_PATH="$5" "$2/version-f" | grep -q "v3\.1\.0"' \
+		sh "$src" "$work" "$extra" "$incdir" "$libdir"
+	check "Fortran, SCR v3's documented line: mpifort version.F90 -I<includedir> -L<libdir> -lscrf -Wl,-rpath,<libdir> (no -lscr), and it runs without LD_LIBRARY_PATH" \
+		sh -c 'mpifort $3 "$1/version.F90" -o "$2/version-rpath" -I"$4" -L"$5" -lscrf -Wl,-rpath,"$5" &&
+			"$2/version-rpath" | grep -q "v3\.1\.0"' \
+		sh "$src" "$work" "$extra" "$incdir" "$libdir"
+	check "Fortran, free form: mpifort version.F90 \$(pkg-config --cflags --libs scrf), and it runs" \
+		sh -c 'mpifort $3 "$1/version.F90" -o "$2/version-pc" $(pkg-config --cflags --libs scrf) &&
+			LD_LIBRARY_PATH="$4" "$2/version-pc" | grep -q "v3\.1\.0"' \
+		sh "$src" "$work" "$extra" "$libdir"
+	check "find_package(SCR COMPONENTS Fortran): SCR::scrf builds both forms with CMake, and they run" \
+		sh -c 'cmake -S "$1" -B "$2/cmake-build" -DCMAKE_C_COMPILER="$3" \
+			-DCMAKE_C_FLAGS="$4" -DCMAKE_Fortran_FLAGS="$4" -DCMAKE_EXE_LINKER_FLAGS="$4" \
+			>"$2/cmake.log" 2>&1 && cmake --build "$2/cmake-build" >>"$2/cmake.log" 2>&1 &&
+			grep -qx "SCR_DIR:PATH=$5" "$2/cmake-build/CMakeCache.txt" &&
+			"$2/cmake-build/version_free" | grep -q "v3\.1\.0" &&
+			"$2/cmake-build/version_fixed" | grep -q "v3\.1\.0" ||
+			{ tail -20 "$2/cmake.log"; grep "^SCR_DIR" "$2/cmake-build/CMakeCache.txt"; exit 1; }' \
+		sh "$src" "$work" "$cc" "$extra" "$cmakedir"
 }

@@ -49,6 +49,7 @@ if command -v mpicc >/dev/null; then
 fi
 if [ -f "$dest/include/scr.mod" ]; then
 	check "Fortran module installed" test -f "$dest/include/scr.mod"
+	check "and with it SCR v3's scrf.h and scrf.pc" test -f "$dest/include/scrf.h" -a -f "$(dirname "$pc")/scrf.pc"
 fi
 check "installed scr runs" sh -c '"$1/bin/scr" --version | grep -q "^scr "' sh "$dest"
 cmakedir=$(dirname "$pc")/../cmake/SCR

@@ -12,9 +12,11 @@
 ! line beyond column 72) and as free form (.f90, .F90) alike: comments
 ! start with "!" in column 1 and no statement is continued.
 
-! return codes of every call (IERROR)
-      INTEGER SCR_SUCCESS, SCR_FAILURE
-      PARAMETER (SCR_SUCCESS = 0, SCR_FAILURE = 1)
+! the return code of a call that succeeded (IERROR); any other value is a
+! failure.  Only the names SCR 3.1's scrf.h has are declared, so a program
+! that declares more of its own (SCR_FAILURE, say) builds unchanged.
+      INTEGER SCR_SUCCESS
+      PARAMETER (SCR_SUCCESS = 0)
 
 ! characters in a file name SCR returns: a CHARACTER*(SCR_MAX_FILENAME)
 ! variable holds any of them

@@ -147,13 +147,18 @@ run() {
 	echo "$(date +%T.%N | cut -c1-12) $name: hosts $h job $job${f:+ SCR_FAULT=$f} $*" >>"$dir/runs"
 	local rc=0
 	(cd "$pfs" && timeout -s KILL 90 "$simnode" mpirun "$sim" -np 8 --host "$h" \
-		-x SCR_JOB_ID="$job" "${env[@]}" "$ex" --every 2 --files 2 --size 200000 "$@") \
+		-x SCR_JOB_ID="$job" "${env[@]}" "$ex" --every 2 --files 2 --size 200000 \
+		${CKPT_DIRS:+--ckpt-dirs 1} "$@") \
 		>"$dir/$name.out" 2>&1 || rc=$?
 	echo "$(date +%T.%N | cut -c1-12) $name: exit $rc" >>"$dir/runs"
 	return $rc
 }
 
 app=(--steps 8 --tolerate 1)
+# a directory per checkpoint (ckpt.<step>/, as SCR's test_api writes): every
+# flushed checkpoint keeps its own files on the prefix, so a fallback to an
+# older one is possible; the flush-reuse flow reuses the names instead
+CKPT_DIRS=1
 
 # epilog NODES... : scr-epilog on each at once (no scheduler: SCR_JOB_NODES);
 # EPILOG_FAULT goes to the nodes in EPILOG_FAULT_NODES (all when empty)
@@ -200,6 +205,15 @@ flow_flush() {
 	wipe_lost
 	wipe_all
 	run verify "" "" 4243 -- --steps 8
+}
+
+# the same with file names every checkpoint reuses (ckpt/rank_<r>_f<f>.dat):
+# a flush cut short must leave the previous checkpoint whole on the prefix
+flow_flush_reuse() {
+	CKPT_DIRS="" FLUSH=1 run first "$fault" "" 4242 -- "${app[@]}"
+	wipe_lost
+	wipe_all
+	CKPT_DIRS="" run verify "" "" 4243 -- --steps 8
 }
 
 # checkpoints 1-3 on the prefix; a new job on wiped nodes fetches with the
@@ -287,7 +301,7 @@ flow_full() {
 flow_corrupt_cache() {
 	run first "" "" 4242 -- --steps 6
 	local f
-	f=$(find "$("$simnode" shm "$sim")/node2" -path '*scr.dataset.3/ckpt/rank_2_f1.dat')
+	f=$(find "$("$simnode" shm "$sim")/node2" -path '*scr.dataset.3/ckpt.6/rank_2_f1.dat')
 	[ -n "$f" ] && printf '\xff' | dd of="$f" bs=1 seek=1000 conv=notrunc status=none
 	run verify "" "" 4242 -- --steps 6
 }
@@ -295,7 +309,7 @@ flow_corrupt_cache() {
 # one byte of rank 2's file of checkpoint 3 on the prefix flipped
 flow_corrupt_prefix() {
 	FLUSH=1 run first "" "" 4242 -- --steps 6
-	printf '\xff' | dd of="$pfs/scr.dataset.3/ckpt/rank_2_f1.dat" bs=1 seek=1000 \
+	printf '\xff' | dd of="$pfs/ckpt.6/rank_2_f1.dat" bs=1 seek=1000 \
 		conv=notrunc status=none
 	wipe_all
 	run verify "" "" 4243 -- --steps 6
@@ -329,7 +343,7 @@ flow_meta_index() {
 # checkpoint 3's summary on the prefix damaged; a new job on wiped nodes
 flow_meta_summary() {
 	FLUSH=1 run first "" "" 4242 -- --steps 6
-	damage "$pfs/scr.dataset.3/.scr/summary.scr"
+	damage "$pfs/.scr/scr.dataset.3/.scr/summary.scr"
 	wipe_all
 	run verify "" "" 4243 -- --steps 6
 }
@@ -343,11 +357,11 @@ flow_twojobs() {
 	local env=() i
 	mapfile -t env < <(FLUSH=1 scr_env)
 	(cd "$pfs" && timeout -s KILL 150 "$simnode" mpirun "$sim" -np 4 --host node1:2,node2:2 \
-		-x SCR_JOB_ID=501 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --every 2 --files 2 \
+		-x SCR_JOB_ID=501 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --ckpt-dirs 1 --every 2 --files 2 \
 		--size 200000 --steps 12 --wait-file "$dir/go") >"$dir/jobA.out" 2>&1 &
 	local a=$!
 	(cd "$pfs" && timeout -s KILL 150 "$simnode" mpirun "$sim" -np 4 --host node3:2,node4:2 \
-		-x SCR_JOB_ID=502 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --every 3 --files 2 \
+		-x SCR_JOB_ID=502 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --ckpt-dirs 1 --every 3 --files 2 \
 		--size 200000 --steps 12 --wait-file "$dir/go") >"$dir/jobB.out" 2>&1 &
 	local b=$!
 	for i in $(seq 600); do
@@ -361,7 +375,7 @@ flow_twojobs() {
 	wait $b
 	wipe_all
 	(cd "$pfs" && timeout -s KILL 90 "$simnode" mpirun "$sim" -np 4 --host node1:2,node2:2 \
-		-x SCR_JOB_ID=503 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --every 2 --files 2 \
+		-x SCR_JOB_ID=503 "${env[@]}" -x SCR_SET_SIZE=2 "$ex" --ckpt-dirs 1 --every 2 --files 2 \
 		--size 200000 --steps 12) >"$dir/verify.out" 2>&1
 	echo "verify: exit $?" >>"$dir/runs"
 }
@@ -438,7 +452,7 @@ result() {
 
 fn=flow_${flow//-/_}
 case "$flow" in
-ckpt | ckpt-lose | flush | fetch | rebuild | lose2 | wipeall | twojobs | old-code) ;;
+ckpt | ckpt-lose | flush | flush-reuse | fetch | rebuild | lose2 | wipeall | twojobs | old-code) ;;
 corrupt-cache | corrupt-prefix) ;;
 epilog) EPILOG_FAULT_NODES=node3 ;;
 rebuild-shift) fn=flow_rebuild LOSE=node1 SHIFT=node2:2,node3:2,node4:2,node5:2 ;;

@@ -173,12 +173,12 @@ SIM_JOB_ID=210 check "keep_last_ckpt = 0: a rerun in the same job..." \
 	sim_run "$out/keep2" "$ALL" "$heat" "$pfs/warn.fti" 2 1 0
 check "keep_last_ckpt = 0: ...starts afresh, as with FTI" has "$out/keep2" "no checkpoint to recover"
 check "keep_last_ckpt = 0: the prefix keeps no checkpoint" \
-	test -z "$(ls -d "$pfs"/scr.dataset.* 2>/dev/null)"
+	test -z "$(ls -d "$pfs"/.scr/scr.dataset.* 2>/dev/null)"
 conf keep.fti keep_last_ckpt=1
 SIM_JOB_ID=211 check "keep_last_ckpt = 1: a run checkpointing at level 1 finishes" \
 	sim_run "$out/keep3" "$ALL" "$heat" "$pfs/keep.fti" 6 1 2
 check "keep_last_ckpt = 1: its last checkpoint went to the prefix" \
-	test -n "$(ls -d "$pfs"/scr.dataset.* 2>/dev/null)"
+	test -n "$(ls -d "$pfs"/.scr/scr.dataset.* 2>/dev/null)"
 SIM_JOB_ID=212 check "keep_last_ckpt = 1: the next job recovers from it" \
 	sim_run "$out/keep4" "$ALL" "$heat" "$pfs/keep.fti" 8 1 2
 check "keep_last_ckpt = 1: at step 6" has "$out/keep4" "^recovered at step 6$"

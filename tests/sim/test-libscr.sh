@@ -149,7 +149,7 @@ if [ "$scheme" = SINGLE ]; then
 	check "(f): back-to-back checkpoints, each flushed at once" \
 		sim_run "$out/f7" "$ALL" -x SCR_FLUSH=1 -x SCR_LOG_ENABLE=1 "$ex" --steps 4 --every 1 --size 4000000
 	check "(f): the CRC passes were logged" has "$pfs/.scr/log" "event=CRC .*dset=4 .*ok=1 stopped=[0-9]+"
-	leaf=$(ls "$pfs"/scr.dataset.4/.scr/rank2file.*.*.scr | head -1)
+	leaf=$(ls "$pfs"/.scr/scr.dataset.4/.scr/rank2file.*.*.scr | head -1)
 	"$(dirname "$ex")/../cmd/scr" print "$leaf" >"$out/r2f"
 	check "(f): every file on the prefix has a CRC32 in rank2file" \
 		test "$(grep -c '^ *SIZE$' "$out/r2f")" -gt 0 -a \

@@ -49,7 +49,7 @@ SCR_JOB_ID=4242 SCR_DEBUG=1 SCR_PROGRESS_SECONDS=$TICK "$scr" index --prefix "$p
 	>"$out/index" 2>&1
 check "scr index --add rebuilds node4's ranks" has "$out/index" "missing ranks 6,7; rebuilding"
 check "scr index --add: rebuild progress lines" \
-	has "$out/index" "^scr: rebuild in $pfs/scr.dataset.2: .* of .* \([0-9]+%\)"
+	has "$out/index" "^scr: rebuild in $pfs/.scr/scr.dataset.2: .* of .* \([0-9]+%\)"
 
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2)
 check "run 2 on node1-3 + node5 restarts at step 4" \

@@ -92,7 +92,7 @@ sub=$(mktemp -d /var/tmp/scr-submit.XXXXXX)
 EPILOG_PREFIX=$sub EPILOG_NODES="node[1-5]" EPILOG_SPARE=node5 scenario PARTNER node2
 check "PARTNER: the epilogs used the prefix the run recorded" has "$out/epilogs" "the run used prefix $pfs"
 check "PARTNER: nothing was scavenged to the submission-time prefix" \
-	test -z "$(find "$sub" -name 'scr.dataset.*' -o -name index.scr)"
+	test -z "$(find "$sub" -name 'scr.dataset.*' -o -name index.scr -o -name ckpt)"
 rm -rf "$sub"
 check "PARTNER: the second round copied the partner copies" has "$out/epilogs" "rank [23]'s node is gone; copying its partner copy"
 check "PARTNER: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'

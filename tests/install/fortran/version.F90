@@ -28,5 +28,5 @@ program version_free
   call SCR_DELETE('out', ierr)
   call SCR_SHOULD_EXIT(flag, ierr)
   call SCR_FINALIZE(ierr)
-  if (SCR_FLAG_NONE /= 0 .or. SCR_FAILURE == SCR_SUCCESS) stop 2
+  if (SCR_FLAG_NONE /= 0 .or. SCR_SUCCESS /= 0) stop 2
 end program

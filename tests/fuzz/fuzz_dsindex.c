@@ -1,18 +1,20 @@
 /* fuzz_dsindex.c - libFuzzer target for the index of a scavenged dataset
  * (dsindex.c, `scr index` and the epilog's indexer): the per-rank filemaps
- * a scavenge leaves in <prefix>/scr.dataset.<id>/.scr/<rank>.scrfilemap, the
+ * a scavenge leaves in <prefix>/.scr/scr.dataset.<id>/.scr/<rank>.scrfilemap, the
  * files they list, the redundancy files a lost rank is rebuilt from, and
  * the scavenge record <prefix>/.scr/scavenge.<job>.scr the epilogs
  * coordinate with (prolog/scavenge.c).  The input is an archive (fuzzlib.h)
- * of the prefix.  The scavenge records are read and marked as an epilog
- * does, what an earlier epilog left unindexed is indexed as SCR_Init does
- * (dsindex_pending), and every dataset directory in the archive is indexed
- * as `scr index` does.  An index that succeeds must leave a complete entry
- * that fetch can pick, and nothing may be written outside the prefix. */
+ * of the prefix; archives recorded with the older layout (scr.dataset.<id>/
+ * in the prefix itself) are moved to where a scavenge now writes.  The scavenge records
+ * are read and marked as an epilog does, what an earlier epilog left unindexed is indexed
+ * as SCR_Init does (dsindex_pending), and every dataset directory in the archive is
+ * indexed as `scr index` does.  An index that succeeds must leave a complete entry that
+ * fetch can pick, and nothing may be written outside the prefix. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dsindex.h"
 #include "fuzzlib.h"
@@ -35,6 +37,8 @@ static void note_file(const char *rel, void *arg)
     const char *tag = ".scr/scavenge.";
     size_t len = strlen(rel), tlen = strlen(tag);
     int id, n = 0;
+    if (strncmp(rel, ".scr/", 5) == 0 && strncmp(rel + 5, "scr.dataset.", 12) == 0)
+        rel += 5;
     if (sscanf(rel, "scr.dataset.%d/%n", &id, &n) == 1 && n > 0 && f->nids < MAX_IDS) {
         for (int i = 0; i < f->nids; i++)
             if (f->ids[i] == id)
@@ -98,6 +102,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_scratch();
     fuzz_path("pfs", prefix, sizeof(prefix));
     fuzz_unpack("pfs", data, size, note_file, &f);
+    for (int i = 0; i < f.nids; i++) { /* the older layout's place */
+        char old[4300], now[4300];
+        snprintf(old, sizeof(old), "%s/scr.dataset.%d", prefix, f.ids[i]);
+        snprintf(now, sizeof(now), "%s/.scr/scr.dataset.%d", prefix, f.ids[i]);
+        mkdir(prefix, 0700);
+        snprintf(now + strlen(prefix), sizeof(now) - strlen(prefix), "/.scr");
+        mkdir(now, 0700);
+        snprintf(now, sizeof(now), "%s/.scr/scr.dataset.%d", prefix, f.ids[i]);
+        rename(old, now);
+    }
     scavenge_records(prefix, &f);
     dsindex_pending(prefix, 0);
     for (int i = 0; i < f.nids; i++) {

@@ -1,5 +1,5 @@
 /* fuzz_summary.c - libFuzzer target for a dataset's summary on the prefix,
- * <prefix>/scr.dataset.<id>/.scr/summary.scr (pfs.c).  The input is the
+ * <prefix>/.scr/scr.dataset.<id>/.scr/summary.scr (pfs.c).  The input is the
  * summary file: read as fetch reads it (version, COMPLETE, the dataset
  * descriptor's CKPT, SIZE, NAME), its descriptor indexed as `scr index`
  * does, and written back: what summary_write writes must read back equal. */
@@ -20,7 +20,7 @@ static void summary_use(const char *prefix, const kvtree_t *s)
     kvtree_util_get_int(dset, "FLAGS", &flags);
     kvtree_util_get_u64(dset, "SIZE", &bytes);
     kvtree_util_get_str(dset, "NAME", &name);
-    if (index_add(prefix, 1, "scr.dataset.1", dset, complete, NULL) == 0) {
+    if (index_add(prefix, 1, ".scr/scr.dataset.1", dset, complete, NULL) == 0) {
         kvtree_t *index = kvtree_new();
         char dir[4096];
         if (index_read(prefix, index, NULL) < 0)
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *prefix = fuzz_scratch();
     char dsetdir[4200];
     pfs_dset_dir(prefix, 1, dsetdir, sizeof(dsetdir));
-    if (fuzz_write("scr.dataset.1/.scr/summary.scr", data, size) < 0)
+    if (fuzz_write(".scr/scr.dataset.1/.scr/summary.scr", data, size) < 0)
         fuzz_fail("cannot write the input");
     kvtree_t *s = kvtree_new();
     scr_error_t err = {""};

@@ -79,7 +79,7 @@ seed kvtree_file real-index "$pfs/.scr/index.scr"
 seed flushfile real "$pfs/.scr/flush.scr"
 seed nodes real-nodes "$pfs/.scr/nodes.scr"
 [ -f "$pfs/.scr/halt.scr" ] && seed halt real-finalize "$pfs/.scr/halt.scr"
-for d in "$pfs"/scr.dataset.*; do
+for d in "$pfs"/.scr/scr.dataset.*; do
 	id=${d##*.}
 	seed summary "real-$id" "$d/.scr/summary.scr"
 	mapfile -t rels < <(cd "$d" && ls .scr/rank2file*.scr)
@@ -114,7 +114,7 @@ scavenge() {
 	archive "$tmp/ds" "$pfs" "${rels[@]}"
 	seed dsindex "real-$scheme" "$tmp/ds"
 	local d
-	d=$(ls -d "$pfs"/scr.dataset.* | head -n 1)
+	d=$(ls -d "$pfs"/.scr/scr.dataset.* | head -n 1)
 	mapfile -t rels < <(files_under "$d" | grep -v '\.scrfilemap$')
 	archive "$tmp/ec" "$d" "${rels[@]}"
 	seed ecfile "real-$scheme" "$tmp/ec"

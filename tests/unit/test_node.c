@@ -167,7 +167,7 @@ static void test_dsindex_ranks(void)
     char d[512], p[600];
     scr_error_t err = {""};
     dsindex_report_t rep;
-    snprintf(d, sizeof(d), "%s/pfs/scr.dataset.1/.scr", base);
+    snprintf(d, sizeof(d), "%s/pfs/.scr/scr.dataset.1/.scr", base);
     snprintf(p, sizeof(p), "mkdir -p %s", d);
     if (system(p) != 0)
         return;

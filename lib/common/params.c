@@ -52,7 +52,9 @@ static const param_info_t table[] = {
      "datasets kept in a store that sets no COUNT; while a new one is written the newest "
      "complete one stays, so the store needs room for one more"},
     {"SCR_CACHE_BYPASS", "0", 0, NULL,
-     "accepted for compatibility; no effect (datasets are always cached)"},
+     "1: every dataset's files go straight to their paths on the prefix, not to cache "
+     "(files several nodes write together need it); BYPASS=1 on a CKPT descriptor for "
+     "its checkpoints only"},
     {"SCR_CACHE_PURGE", "0", 0, NULL,
      "1: SCR_Init forgets the datasets in cache, so a run does not restart from them"},
     /* redundancy */

@@ -25,6 +25,7 @@
 #include "pfs.h"
 #include "place.h"
 #include "rpfs.h"
+#include "bypass.h"
 #include "io.h"
 #include "jobrec.h"
 #include "kvtree_mpi.h"
@@ -354,6 +355,27 @@ static void init_prefix(scr_ctx_t *ctx)
     kvtree_delete(&flush);
 }
 
+/* a checkpoint written to the prefix in bypass, newer than the newest in
+ * cache, is the one to restart from (a CKPT descriptor with BYPASS=1 every
+ * few checkpoints leaves the cache with only the older ones) */
+static void init_newer_bypass(scr_ctx_t *ctx)
+{
+    char dir[256] = "";
+    int id = -1;
+    if (ctx->rank == 0) {
+        kvtree_t *index = kvtree_new();
+        if (index_read(ctx->prefix, index, NULL) == 0)
+            id = index_pick(index, NULL, INT32_MAX, dir, sizeof(dir));
+        if (id <= ctx->restart_id || !kvtree_get(index_dset_desc(index, id), "BYPASS"))
+            id = -1;
+        kvtree_delete(&index);
+    }
+    MPI_Bcast(&id, 1, MPI_INT, 0, ctx->comm);
+    MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, ctx->comm);
+    if (id >= 0 && rpfs_open(ctx, id, dir) == 0)
+        ctx->restart_id = id;
+}
+
 /* no checkpoint in cache: fetch one from the prefix (SCR_GLOBAL_RESTART:
  * open it there); and the flush on restart options */
 static void init_restart_source(scr_ctx_t *ctx)
@@ -365,11 +387,13 @@ static void init_restart_source(scr_ctx_t *ctx)
         if (ctx->rank == 0)
             dsindex_pending(ctx->prefix,
                             config_get_int(ctx->cfg, "SCR_SCAVENGE_GRACE", 60));
-        int got = fetch_sync(ctx, global);
+        int got = fetch_sync(ctx, global || ctx->cache_foreign);
         init_counters(ctx);
         if (ctx->rpfs)
             ctx->restart_id = got;
     }
+    if (ctx->restart_id >= 0 && !ctx->rpfs)
+        init_newer_bypass(ctx);
     if (ctx->restart_id < 0 || ctx->rpfs || !flush_on_restart)
         return;
     /* the flush also finishes a placement an earlier run cut short, so a
@@ -385,6 +409,19 @@ static void init_restart_source(scr_ctx_t *ctx)
         log_warn("SCR_GLOBAL_RESTART: dataset %d could not be flushed (SCR_FLUSH=%d); it "
                  "is read from cache",
                  ctx->restart_id, ctx->flush_every);
+}
+
+/* the cache holds datasets of another number of ranks: this job neither
+ * rebuilds, evicts nor rewrites them (its filemaps go elsewhere), writes
+ * its own datasets to the prefix and restarts from there */
+static void init_leave_cache(scr_ctx_t *ctx)
+{
+    ctx->cache_foreign = 1;
+    kvtree_clear(ctx->filemap);
+    char *dot = strrchr(ctx->filemap_path, '.'); /* filemap_<rank>.scrinfo */
+    if (dot)
+        snprintf(dot, sizeof(ctx->filemap_path) - (size_t)(dot - ctx->filemap_path),
+                 ".of%d.scrinfo", ctx->ranks);
 }
 
 /* progress lines of a long flush (progress.h): rank 0, with SCR_DEBUG */
@@ -453,7 +490,10 @@ static int init_body(scr_ctx_t *ctx)
         log_warn("ignoring my damaged filemap: %s", err.text);
     if (config_get_int(ctx->cfg, "SCR_CACHE_PURGE", 0))
         kvtree_clear(ctx->filemap);
-    rebuild_cache(ctx);
+    if (bypass_cache_foreign(ctx))
+        init_leave_cache(ctx);
+    else
+        rebuild_cache(ctx);
     init_counters(ctx);
     init_restart_source(ctx);
     redbg_init(ctx);

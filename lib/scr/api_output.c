@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "api_util.h"
+#include "bypass.h"
 #include "cache.h"
 #include "crcbg.h"
 #include "desc.h"
@@ -82,10 +83,11 @@ static int out_begin(scr_ctx_t *ctx, scr_error_t *err)
 
 int SCR_Start_output(const char *name, int flags)
 {
-    return scr_output_start(scr_ctx(), name, flags, -1);
+    return scr_output_start(scr_ctx(), name, flags, -1, 0);
 }
 
-int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index)
+int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index,
+                     int cached)
 {
     if (ctx->initialized && !ctx->enabled)
         return SCR_SUCCESS;
@@ -129,7 +131,13 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index)
                   rd_index >= 0 ? "no enabled redundancy descriptor CKPT=%d"
                                 : "no enabled redundancy descriptor",
                   rd_index);
-    else
+    else if (cached && ctx->cache_foreign)
+        ok = errprintf(&err, "memory checkpoints need the cache, which holds another "
+                             "job shape's datasets") == 0;
+    ctx->out.bypass = ok && !cached && (ctx->out.rd->bypass || ctx->cache_foreign);
+    if (ctx->out.bypass)
+        bypass_begin(ctx);
+    else if (ok)
         ok = out_begin(ctx, &err) == 0;
     if (!scr_agree(ctx, ok, "SCR_Start_output", &err)) {
         cache_delete_dset(ctx, ctx->out.id);
@@ -138,7 +146,8 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index)
     ctx->state = SCR_STATE_OUTPUT;
     if (ctx->rank == 0)
         evlog_event(ctx, "DATASET_START", "dset=%d name=%s flags=%d type=%s", ctx->out.id,
-                    ctx->out.name, flags, desc_type_name(ctx->out.rd->type));
+                    ctx->out.name, flags,
+                    ctx->out.bypass ? "BYPASS" : desc_type_name(ctx->out.rd->type));
     return SCR_SUCCESS;
 }
 
@@ -173,6 +182,8 @@ static int route_output(scr_ctx_t *ctx, const char *abs, char *file)
         log_err("SCR_Route_file: %s is not inside SCR_PREFIX %s", abs, ctx->prefix);
         return SCR_FAILURE;
     }
+    if (ctx->out.bypass)
+        return bypass_route(ctx, abs, rel, file);
     char path[SCR_PATH_MAX * 2], parent[SCR_PATH_MAX * 2];
     snprintf(path, sizeof(path), "%s/%s", ctx->out.dir, rel);
     if (!filemap_file(ctx->filemap, ctx->out.id, ctx->rank, path)) {
@@ -403,6 +414,33 @@ int SCR_Complete_output(int valid)
     return scr_output_complete(scr_ctx(), valid, 0);
 }
 
+/* the end of an output whose files went straight to the prefix */
+static int out_complete_bypass(scr_ctx_t *ctx, int valid)
+{
+    uint64_t total = 0;
+    kvtree_t *d = out_dsetdesc(ctx);
+    int all = bypass_complete(ctx, d, valid, &total);
+    kvtree_delete(&d);
+    double secs = scr_now() - ctx->out.t0;
+    int checkpoint = (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0;
+    if (checkpoint) {
+        ctx->ckpt_seconds += secs;
+        ctx->t_last_ckpt = scr_now();
+    }
+    ctx->state = SCR_STATE_IDLE;
+    if (all)
+        log_dbg(1, "dataset %d (%s): %llu bytes in %.3f s, written to the prefix",
+                ctx->out.id, ctx->out.name, (unsigned long long)total, secs);
+    if (ctx->rank == 0)
+        evlog_event(ctx, "DATASET_END",
+                    "dset=%d name=%s bytes=%llu secs=%.3f ok=%d type=BYPASS flags=%d",
+                    ctx->out.id, ctx->out.name, (unsigned long long)total, secs, all,
+                    ctx->out.flags);
+    if (all)
+        out_halt(ctx, checkpoint);
+    return all ? SCR_SUCCESS : SCR_FAILURE;
+}
+
 int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
 {
     if (ctx->initialized && !ctx->enabled)
@@ -410,6 +448,8 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
     if (!out_check(ctx, "SCR_Complete_output", SCR_STATE_OUTPUT))
         return SCR_FAILURE;
     fault_point("output.written", ctx->rank); /* the files written, nothing recorded */
+    if (ctx->out.bypass)
+        return out_complete_bypass(ctx, valid);
     int id = ctx->out.id, mine = valid != 0, all;
     /* SINGLE reads nothing at completion: its CRC pass can run behind;
      * PARTNER, XOR and RS compute the CRCs from the bytes they read */
@@ -424,6 +464,9 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
     uint64_t bytes = out_finish_files(ctx, &mine, crc_now), total = 0;
     fault_point("output.crc", ctx->rank); /* sizes (and CRCs) taken, not agreed */
     out_record_files(ctx, &mine);
+    /* a file ranks on two nodes write would be two pieces in two caches */
+    if (!mem && bypass_shared_names(ctx))
+        mine = 0;
     /* one collective: valid everywhere when every rank counts itself */
     uint64_t v[2] = {mine != 0, bytes}, sum[2];
     MPI_Allreduce(v, sum, 2, MPI_UINT64_T, MPI_SUM, ctx->comm);

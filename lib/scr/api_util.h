@@ -17,8 +17,10 @@ int scr_agree_on(scr_ctx_t *ctx, MPI_Comm comm, int ok, const char *what,
                  const scr_error_t *err);
 
 /* SCR_Start_output, protected with descriptor CKPT=rd_index (-1: the one
- * the checkpoint policy picks) */
-int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index);
+ * the checkpoint policy picks); cached: never bypass the cache (memory
+ * checkpoints are read back from it) */
+int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index,
+                     int cached);
 /* SCR_Complete_output; flush_now: the dataset is on the prefix before the
  * call returns, whatever SCR_FLUSH says */
 int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now);

@@ -139,7 +139,10 @@ static int rd_parse(scr_ctx_t *ctx, int index, const kvtree_t *attrs, reddesc_t 
         desc_int(size_name, desc_attr(ctx, attrs, "SET_SIZE", "SCR_SET_SIZE"), 1,
                  &rd->set_size_cfg, err) < 0 ||
         desc_int(fail_name, desc_attr(ctx, attrs, "SET_FAILURES", "SCR_SET_FAILURES"), 1,
-                 &rd->failures, err) < 0)
+                 &rd->failures, err) < 0 ||
+        desc_int(desc_name(attrs, "BYPASS", "SCR_CACHE_BYPASS"),
+                 desc_attr(ctx, attrs, "BYPASS", "SCR_CACHE_BYPASS") ?: "0", 0,
+                 &rd->bypass, err) < 0)
         return -1;
     if (rd->type != RED_RS)
         rd->failures = rd->type == RED_SINGLE ? 0 : 1;

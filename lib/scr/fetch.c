@@ -286,10 +286,15 @@ int fetch_sync(scr_ctx_t *ctx, int direct)
         double t0 = scr_now();
         uint64_t bytes = 0;
         double protect = 0;
-        int placed = ctx->rank == 0 && place_done(index, id, dir);
-        MPI_Bcast(&placed, 1, MPI_INT, 0, ctx->comm);
-        int got =
-            direct ? FETCH_SHAPE : fetch_one(ctx, id, dir, placed, &bytes, &protect);
+        /* placed; written in bypass (restarted from where it is, never cached) */
+        int how[2] = {0, 0};
+        if (ctx->rank == 0) {
+            how[0] = place_done(index, id, dir);
+            how[1] = kvtree_get(index_dset_desc(index, id), "BYPASS") != NULL;
+        }
+        MPI_Bcast(how, 2, MPI_INT, 0, ctx->comm);
+        int got = direct || how[1] ? FETCH_SHAPE
+                                   : fetch_one(ctx, id, dir, how[0], &bytes, &protect);
         /* another number of ranks: the cache cannot serve it, the prefix can */
         if (got == FETCH_SHAPE && (got = rpfs_open(ctx, id, dir)) == 0) {
             found = id;

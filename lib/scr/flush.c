@@ -384,8 +384,6 @@ static void flush_report(scr_ctx_t *ctx, flush_job_t *j, int all_ok)
         log_err("flush of dataset %d to %s failed; it stays in cache", j->id, j->pfsdir);
 }
 
-static void flush_prune(scr_ctx_t *ctx);
-
 /* a dataset on the prefix whose placement an earlier run cut short: its
  * files move to their own paths now (the rank2file map says which are
  * whose).  Always 0: the dataset is on the prefix either way. */
@@ -565,7 +563,7 @@ int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files)
 }
 
 /* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix */
-static void flush_prune(scr_ctx_t *ctx)
+void flush_prune(scr_ctx_t *ctx)
 {
     int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0);
     if (keep <= 0 || ctx->rank != 0)

@@ -340,7 +340,7 @@ static int ckpt_begin(const char *fn, const char *name, const mem_opts_t *o)
         return SCR_FAILURE;
     }
     int diff = ckpt_diff(ctx, m);
-    if (scr_output_start(ctx, name, SCR_FLAG_CHECKPOINT, o ? o->rd_index : -1) !=
+    if (scr_output_start(ctx, name, SCR_FLAG_CHECKPOINT, o ? o->rd_index : -1, 1) !=
         SCR_SUCCESS)
         return SCR_FAILURE;
     scr_error_t err = {""};

@@ -35,6 +35,7 @@ typedef struct {
     char *group;     /* failure group name */
     int set_size_cfg;
     int failures; /* losses a set tolerates: 1 for PARTNER/XOR */
+    int bypass;   /* BYPASS / SCR_CACHE_BYPASS: files straight to the prefix */
     int set_id;   /* lowest world rank of the set */
     int set_rank;
     int set_size;
@@ -81,9 +82,13 @@ typedef struct {
         reddesc_t *rd;
         char dir[SCR_PATH_MAX];
         double t0;
+        int bypass;      /* the files go straight to the prefix (bypass.h) */
+        kvtree_t *files; /* bypass: rel -> CLASH 1 if the name was taken */
     } out;
     struct mem_state *mem; /* the memory-protect API (mem.h), or NULL */
     int restart_id;        /* dataset offered for restart, -1 none */
+    int cache_foreign;     /* the cache holds another rank count's datasets:
+                              this job leaves it alone (bypass.h) */
     struct rpfs *rpfs;     /* restart_id opened on the prefix (rpfs.h), or NULL */
     int *failed;           /* datasets whose restart failed */
     int nfailed;

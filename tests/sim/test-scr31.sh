@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# test-scr31.sh RESHAPE EXAMPLE SCR [hdf5|nohdf5]: SCR 3.1 applications on
+# simulated nodes, each with the failure it exists for.  RESHAPE
+# (tests/sim/reshape.c) spreads a global array over the ranks and restarts
+# on any number of them.
+#  (a) files at their own paths with reused names: the older checkpoint
+#      leaves the index, an output dataset lands where the application looks
+#  (b) restart without SCR's restart API (SCR_FLUSH_ON_RESTART=1,
+#      SCR_FETCH=0) after a node loss: rebuilt, flushed inside SCR_Init, read
+#      with plain POSIX; SCR_Current keeps SCR_FLUSH's count in a new job
+#  (c) cache bypass with a file every rank writes (pwrite), a node lost after
+#      the checkpoint: the restart reads it from the prefix
+#  (d) without bypass, that shared file fails SCR_Complete_output in one line
+#  (e) 8 -> 6 ranks (MPI-IO shared file, bypass) and 8 -> 12 ranks (parallel
+#      HDF5, bypass), file per process 8 -> 6 -> 12 through the cache and the
+#      prefix
+#  (f) a 2-rank job in a 4-rank prefix and cache, then the 4-rank job: it
+#      still restarts from its newest checkpoint, nothing marked FAILED
+#  (g) SCR_GLOBAL_RESTART=1: rebuilt in cache, flushed at SCR_Init, the
+#      restart reads on the prefix
+source "$(dirname "$0")/lib.sh"
+rs=$(readlink -f "$1") ex=$(readlink -f "$2") scr=$(readlink -f "$3") hdf5=${4:-nohdf5}
+out=$(mktemp -d)
+trap 'sim_cleanup; rm -rf "$out"' EXIT
+ALL=node1:2,node2:2,node3:2,node4:2
+SURV=node1:2,node3:2,node4:2,node5:2
+BASE=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_CACHE_SIZE=2 -x SCR_DEBUG=1)
+lose() { "$simnode" kill "$sim_dir" "$1" && "$simnode" wipe "$sim_dir" "$1"; }
+wipe_all() { # every node up again, its storage gone (a new allocation)
+	for n in node1 node2 node3 node4 node5; do
+		"$simnode" alive "$sim_dir" $n || "$simnode" start-node "$sim_dir" $n
+		"$simnode" wipe "$sim_dir" $n
+	done
+}
+index_has() { "$scr" print "$pfs/.scr/index.scr" | tr -d ' \n' | grep -Eq -- "$1"; }
+no_failed() { ! "$scr" print "$pfs/.scr/index.scr" | grep -q FAILED; }
+
+# ---- (a) files at their own paths, names reused ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+check "(a) scr_example flushes every checkpoint, names reused, and an output" \
+	sim_run "$out/a1" "$ALL" "$ex" --steps 4 --size 100000 --output 1
+check "(a) checkpoint files at their own paths" test -s "$pfs/ckpt/rank_0_f1.dat"
+check "(a) the output dataset where the application looks" \
+	sh -c "grep -q 'rank 3 of 8 finished step 4' '$pfs/out/rank_3.txt'"
+check "(a) the older checkpoint left the index when its names were taken" \
+	has "$out/a1" "dataset 2 reuses file names of dataset 1 \(step.2\)"
+check "(a) the newest is CURRENT" index_has "CURRENT.scr/scr.dataset.2"
+check "(a) and placed" index_has "2DIR.scr/scr.dataset.2COMPLETE1.*PLACED"
+wipe_all
+SIM_JOB_ID=4300 check "(a) a new job restarts from the prefix" \
+	sim_run "$out/a2" "$ALL" "$ex" --steps 6 --size 100000 --expect-restart 4
+check "(a) every byte verified" has "$out/a2" "restarted from step.4, every byte verified"
+
+# ---- (b) restart without SCR's restart API, after a node loss ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
+check "(b) reshape checkpoints ckpt.2 and ckpt.4 in cache only" \
+	sim_run "$out/b1" "$ALL" "$rs" --steps 4 --total 200000
+lose node2
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=3 -x SCR_FLUSH_ON_RESTART=1 -x SCR_FETCH=0)
+check "(b) node2 lost; the rerun reads ckpt.4 itself from the prefix" \
+	sim_run "$out/b2" "$SURV" "$rs" --steps 4 --total 200000 --read-step 4 --expect-restart 4
+check "(b) SCR_Init rebuilt it first" has "$out/b2" "dataset 2 \(ckpt.4\) ready, 2 ranks rebuilt"
+check "(b) every value verified from the prefix" \
+	has "$out/b2" "restarted from ckpt.4 on 8 ranks \(written by 8\), every value verified"
+check "(b) the files are at their own paths" test -s "$pfs/ckpt.4/part_7.dat"
+wipe_all
+SIM_JOB_ID=4301 check "(b) a new job, no cache: reads ckpt.4, SCR_Current, then ckpt.6 and ckpt.8" \
+	sim_run "$out/b3" "$ALL" "$rs" --steps 8 --total 200000 --read-step 4 --expect-restart 4
+check "(b) SCR_Current kept the count: ckpt.6 is checkpoint 3 of SCR_FLUSH=3, flushed" \
+	test -s "$pfs/ckpt.6/meta"
+check "(b) ckpt.8 went at SCR_Finalize" test -s "$pfs/ckpt.8/part_0.dat"
+
+# ---- (c) cache bypass, a shared file, a node lost after the checkpoint ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_CACHE_BYPASS=1 -x SCR_FLUSH=0)
+check "(c) bypass: every rank pwrites its block of one file" \
+	sim_run "$out/c1" "$ALL" "$rs" --steps 4 --total 300000 --mode posix
+check "(c) the shared file is on the prefix at its own path" \
+	test "$(stat -c %s "$pfs/ckpt.4/data.bin" 2>/dev/null)" = 2400000
+check "(c) nothing went to cache" \
+	sh -c "! find '$("$simnode" shm "$sim_dir")' -path '*scr.dataset.*' -type f | grep -q ."
+check "(c) recorded in the index like a flushed dataset" index_has "CURRENT.scr/scr.dataset.2"
+lose node2
+check "(c) node2 lost: the rerun restarts from the prefix" \
+	sim_run "$out/c2" "$SURV" "$rs" --steps 6 --total 300000 --mode posix --expect-restart 4
+check "(c) read where it is" has "$out/c2" "restart from the prefix: dataset 2 \(ckpt.4\) of 8 ranks"
+check "(c) every value verified" has "$out/c2" "restarted from ckpt.4 on 8 ranks \(written by 8\)"
+
+# ---- (d) the shared file without bypass ----
+sim_setup 4
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
+rc=0
+SIM_JOB_ID=4302 sim_run "$out/d1" "$ALL" "$rs" --steps 2 --total 1000 --mode posix || rc=$?
+check "(d) without bypass the checkpoint fails" test $rc -ne 0
+check "(d) in one line naming the file and SCR_CACHE_BYPASS=1" \
+	has "$out/d1" "ckpt.2/data.bin is written by ranks on node[1-4] and node[1-4]: .*SCR_CACHE_BYPASS=1"
+
+# ---- (e) other rank counts ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_CACHE_BYPASS=1)
+check "(e) MPI-IO shared file in bypass, 8 ranks" \
+	sim_run "$out/e1" "$ALL" "$rs" --steps 2 --total 250000 --mode mpiio
+SIM_NP=6 check "(e) 6 ranks restart from it" \
+	sim_run "$out/e2" "node1:2,node2:2,node3:2" "$rs" --steps 4 --total 250000 --mode mpiio --expect-restart 2
+check "(e) 8 -> 6: every value verified" has "$out/e2" "restarted from ckpt.2 on 6 ranks \(written by 8\)"
+if [ "$hdf5" = hdf5 ]; then
+	sim_setup 5
+	check "(e) parallel HDF5 in bypass, 8 ranks" \
+		sim_run "$out/e3" "$ALL" "$rs" --steps 2 --total 250000 --mode hdf5
+	SIM_NP=12 check "(e) 12 ranks restart from it" \
+		sim_run "$out/e4" "node1:3,node2:3,node3:3,node4:3" "$rs" --steps 4 --total 250000 --mode hdf5 --expect-restart 2
+	check "(e) 8 -> 12: every value verified" has "$out/e4" "restarted from ckpt.2 on 12 ranks \(written by 8\)"
+else
+	echo "# (e) parallel HDF5: skipped (no libhdf5-openmpi-dev when built)"
+fi
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+check "(e) file per process, 8 ranks, cached and flushed" \
+	sim_run "$out/e5" "$ALL" "$rs" --steps 4 --total 250000
+SIM_NP=6 check "(e) 6 ranks in the same job: the cache is left alone, the prefix serves" \
+	sim_run "$out/e6" "node1:2,node2:2,node3:2" "$rs" --steps 6 --total 250000 --expect-restart 4
+check "(e) it said why in one line" has "$out/e6" "holds dataset 2 \(ckpt.4\) of 8 ranks; this job has 6 ranks and leaves that cache"
+check "(e) 8 -> 6: every value verified" has "$out/e6" "restarted from ckpt.4 on 6 ranks \(written by 8\)"
+wipe_all
+SIM_NP=12 SIM_JOB_ID=4303 check "(e) 12 ranks in a new job restart from the 6 ranks' ckpt.6" \
+	sim_run "$out/e7" "node1:3,node2:3,node3:3,node4:3" "$rs" --steps 8 --total 250000 --expect-restart 6
+check "(e) 6 -> 12: every value verified" has "$out/e7" "restarted from ckpt.6 on 12 ranks \(written by 6\)"
+check "(e) nothing marked FAILED" no_failed
+
+# ---- (f) a 2-rank job in a 4-rank prefix and cache ----
+sim_setup 3
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_SET_SIZE=2)
+SIM_NP=4 check "(f) 4 ranks checkpoint ckpt.2 and ckpt.4, flushed" \
+	sim_run "$out/f1" "node1:2,node2:2" "$rs" --steps 4 --total 50000
+SIM_NP=2 check "(f) 2 ranks in the same job restart from ckpt.4 on the prefix" \
+	sim_run "$out/f2" "node1:1,node2:1" "$rs" --steps 4 --total 50000 --expect-restart 4
+check "(f) nothing about a damaged checkpoint" hasnt "$out/f2" "FAILED|unknown error|deleting it"
+check "(f) nothing marked FAILED" no_failed
+SIM_NP=4 check "(f) the 4-rank job again: restarts from its newest checkpoint in cache" \
+	sim_run "$out/f3" "node1:2,node2:2" "$rs" --steps 6 --total 50000 --expect-restart 4
+check "(f) from cache" has "$out/f3" "restart from cache: dataset 2 \(ckpt.4\) ready"
+
+# ---- (g) SCR_GLOBAL_RESTART ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
+check "(g) ckpt.4 in cache only" sim_run "$out/g1" "$ALL" "$rs" --steps 4 --total 100000
+lose node3
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=10 -x SCR_GLOBAL_RESTART=1)
+check "(g) node3 lost; SCR_GLOBAL_RESTART=1 rerun" \
+	sim_run "$out/g2" "node1:2,node2:2,node4:2,node5:2" "$rs" --steps 6 --total 100000 --expect-restart 4
+check "(g) rebuilt in cache" has "$out/g2" "dataset 2 \(ckpt.4\) ready, 2 ranks rebuilt"
+check "(g) the restart reads on the prefix" has "$out/g2" "reshape: reading $pfs/ckpt.4/meta"
+check "(g) every value verified" has "$out/g2" "restarted from ckpt.4 on 8 ranks"
+finish

@@ -27,7 +27,7 @@
  *   flush  SCR_DCP=1, SCR_DCP_FULL_EVERY=2, SCR_FLUSH=1.  Per repetition a
  *          full checkpoint, then one after 10 % of the blocks changed, each
  *          flushed as it completes.  Rank 0 sums the sizes of the files in
- *          each dataset's directory on the prefix (<prefix>/scr.dataset.<id>,
+ *          each dataset's files on the prefix (<prefix>/.scr/mem.<id>/,
  *          the id from the event log): prefix_d10_over_full (target <= 0.15).
  *   hash   rank 0 alone, no SCR: XXH3-128 on one core over a 256 MiB buffer,
  *          at once, streamed in 1 MiB pieces (a full checkpoint's way) and
@@ -313,11 +313,12 @@ static int add_size(const char *path, const struct stat *st, int type, struct FT
     return 0;
 }
 
-/* bytes in the regular files under <prefix>/scr.dataset.<id>, -1 if none */
+/* bytes in the regular files of memory dataset id on the prefix (its files
+ * at their own paths, <prefix>/.scr/mem.<id>/), -1 if none */
 static double prefix_bytes(int id)
 {
     char dir[4200];
-    snprintf(dir, sizeof(dir), "%s/scr.dataset.%d", where.prefix, id);
+    snprintf(dir, sizeof(dir), "%s/.scr/mem.%d", where.prefix, id);
     tree_bytes = 0;
     return nftw(dir, add_size, 16, FTW_PHYS) == 0 ? tree_bytes : -1;
 }

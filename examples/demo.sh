@@ -63,7 +63,7 @@ say "the metadata SCR keeps (scr print of rank 4's filemap on node4)"
 "$build/cmd/scr" print "$("$simnode" shm "$dir")/node4/$(id -un)/scr.1001/filemap_4.scrinfo" |
 	head -24 | sed 's/^/  /'
 say "the prefix: datasets on the parallel file system"
-(cd "$pfs" && ls -d scr.dataset.* | sed 's/^/  /')
+(cd "$pfs" && ls -d .scr/scr.dataset.* && find ckpt -type f | sort | head -4) | sed 's/^/  /'
 "$build/cmd/scr" print "$pfs/.scr/index.scr" | grep -A1 CURRENT | sed 's/^/  /'
 
 say "disaster: every node's storage is lost; a new job (1002) starts on fresh nodes"

@@ -98,7 +98,9 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index,
                 "SCR_FLAG_OUTPUT");
         return SCR_FAILURE;
     }
-    if (name && (!*name || strlen(name) >= SCR_MAX_FILENAME || strchr(name, '/'))) {
+    if (name && !*name)
+        name = NULL; /* as with SCR 3.1: SCR names it */
+    if (name && (strlen(name) >= SCR_MAX_FILENAME || strchr(name, '/'))) {
         log_err("SCR_Start_output: bad dataset name '%s'", name);
         return SCR_FAILURE;
     }

@@ -166,7 +166,7 @@ static int writer_open(scr_ctx_t *ctx, struct mem_state *m, int diff, scr_error_
 {
     mem_writer_t *w = &m->w;
     char name[SCR_PATH_MAX * 2], file[SCR_MAX_FILENAME];
-    snprintf(name, sizeof(name), "%s/" MEM_FILE_FMT, ctx->prefix, ctx->rank);
+    snprintf(name, sizeof(name), "%s/" MEM_PATH_FMT, ctx->prefix, ctx->out.id, ctx->rank);
     if (SCR_Route_file(name, file) != SCR_SUCCESS)
         return errprintf(err, "cannot route %s", name);
     snprintf(w->path, sizeof(w->path), "%s", file);

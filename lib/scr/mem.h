@@ -11,7 +11,12 @@
 #include "ftiff.h"
 #include "scr_ctx.h"
 
-/* the name of rank r's file inside a dataset, relative to the prefix */
+/* rank r's file of dataset id, relative to the prefix: every dataset's
+ * files have names of their own, since on the prefix each file lies at its
+ * own path and a differential checkpoint's base must stay beside it */
+#define MEM_PATH_FMT ".scr/mem.%d/scrmem.%d.fti"
+/* its last component, by which a restart finds it (earlier releases put
+ * it at the prefix's top) */
 #define MEM_FILE_FMT "scrmem.%d.fti"
 
 typedef struct {

@@ -55,7 +55,8 @@ static int mfile_open(scr_ctx_t *ctx, int id, mfile_t *f, scr_error_t *err)
     kvtree_t *files = kvtree_get(filemap_get_rank(ctx->filemap, id, ctx->rank), "FILE");
     for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
         const char *rel = kvtree_get_val(kvtree_elem_tree(e), "REL");
-        if (rel && strcmp(rel, want) == 0)
+        const char *base = rel ? strrchr(rel, '/') : NULL;
+        if (rel && strcmp(base ? base + 1 : rel, want) == 0)
             snprintf(f->path, sizeof(f->path), "%s", kvtree_elem_key(e));
     }
     if (!f->path[0])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-scr31.sh RESHAPE EXAMPLE SCR [hdf5|nohdf5]: SCR 3.1 applications on
+# test-scr31.sh RESHAPE EXAMPLE SCR MEMTEST [hdf5|nohdf5]: SCR 3.1 applications on
 # simulated nodes, each with the failure it exists for.  RESHAPE
 # (tests/sim/reshape.c) spreads a global array over the ranks and restarts
 # on any number of them.
@@ -18,8 +18,12 @@
 #      still restarts from its newest checkpoint, nothing marked FAILED
 #  (g) SCR_GLOBAL_RESTART=1: rebuilt in cache, flushed at SCR_Init, the
 #      restart reads on the prefix
+#  (h) memory checkpoints (SCR_Protect) refused on another rank count in
+#      one line, kept for their own; BYPASS=1 on one CKPT descriptor: those
+#      checkpoints on the prefix, the newest restarted from there
 source "$(dirname "$0")/lib.sh"
-rs=$(readlink -f "$1") ex=$(readlink -f "$2") scr=$(readlink -f "$3") hdf5=${4:-nohdf5}
+rs=$(readlink -f "$1") ex=$(readlink -f "$2") scr=$(readlink -f "$3") mem=$(readlink -f "$4")
+hdf5=${5:-nohdf5}
 out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
@@ -141,6 +145,30 @@ check "(f) nothing marked FAILED" no_failed
 SIM_NP=4 check "(f) the 4-rank job again: restarts from its newest checkpoint in cache" \
 	sim_run "$out/f3" "node1:2,node2:2" "$rs" --steps 6 --total 50000 --expect-restart 4
 check "(f) from cache" has "$out/f3" "restart from cache: dataset 2 \(ckpt.4\) ready"
+
+# ---- (h) memory checkpoints on another rank count, and BYPASS=1 per CKPT ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+check "(h) memory checkpoints of 8 ranks, flushed" \
+	sim_run "$out/h1" "$ALL" "$mem" --steps 2 --every 1 --size 65536
+wipe_all
+SIM_NP=4 SIM_JOB_ID=4304 check "(h) a 4-rank job cannot restore them and starts afresh" \
+	sim_run "$out/h2" "node1:2,node2:2" "$mem" --steps 0 --size 65536 --expect-recover 0
+check "(h) in one line" has "$out/h2" "holds memory checkpoints \(SCR_Protect\) of 8 ranks; they restore only in a job of 8 ranks"
+check "(h) nothing marked FAILED" no_failed
+SIM_JOB_ID=4305 check "(h) a job of 8 ranks recovers them" \
+	sim_run "$out/h3" "$ALL" "$mem" --steps 3 --every 1 --size 65536 --expect-recover 2
+printf 'CKPT=0 INTERVAL=1 TYPE=XOR SET_SIZE=4\nCKPT=1 INTERVAL=2 TYPE=XOR SET_SIZE=4 BYPASS=1\n' \
+	>"$out/bypass.conf"
+sim_setup 5
+SIM_ENV=(-x SCR_DEBUG=1 -x SCR_FLUSH=0 -x SCR_CONF_FILE="$out/bypass.conf")
+check "(h) BYPASS=1 on the CKPT descriptor of every second checkpoint" \
+	sim_run "$out/h4" "$ALL" "$rs" --steps 6 --every 1 --total 10000
+check "(h) checkpoints 2, 4 and 6 went to the prefix" \
+	sh -c "test -s '$pfs/ckpt.2/meta' -a -s '$pfs/ckpt.4/meta' -a -s '$pfs/ckpt.6/meta' -a ! -e '$pfs/ckpt.5'"
+check "(h) the rerun restarts from ckpt.6 on the prefix, newer than ckpt.5 in cache" \
+	sim_run "$out/h5" "$ALL" "$rs" --steps 7 --every 1 --total 10000 --expect-restart 6
+check "(h) from the prefix" has "$out/h5" "restart from the prefix: dataset 6 \(ckpt.6\)"
 
 # ---- (g) SCR_GLOBAL_RESTART ----
 sim_setup 5

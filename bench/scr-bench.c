@@ -260,7 +260,7 @@ static void phase_fetch(void)
     for (int f = 0; f < b.files; f++) {
         char rel[256];
         file_name(f, rel, sizeof(rel));
-        snprintf(src, sizeof(src), "%s/%s", name, rel);
+        snprintf(src, sizeof(src), "%s", rel); /* at its own path in the prefix */
         snprintf(dst, sizeof(dst), "%s/bench-fetch.%d.%d", b.cache, b.rank, f);
         cp_fsync(src, dst);
         unlink(dst);

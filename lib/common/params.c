@@ -53,7 +53,8 @@ static const param_info_t table[] = {
      "complete one stays, so the store needs room for one more"},
     {"SCR_CACHE_BYPASS", "0", 0, NULL,
      "1: every dataset's files go straight to their paths on the prefix, not to cache "
-     "(files several nodes write together need it); BYPASS=1 on a CKPT descriptor for "
+     "(files several processes write together need it); BYPASS=1 on a CKPT descriptor "
+     "for "
      "its checkpoints only"},
     {"SCR_CACHE_PURGE", "0", 0, NULL,
      "1: SCR_Init forgets the datasets in cache, so a run does not restart from them"},
@@ -197,8 +198,8 @@ static const param_info_t table[] = {
      "a redundancy descriptor: CKPT=n TYPE= SET_SIZE= SET_FAILURES= GROUP= STORE= "
      "(defaults: SCR_COPY_TYPE, SCR_SET_SIZE, SCR_SET_FAILURES, SCR_GROUP, "
      "SCR_CACHE_BASE) INTERVAL= ENABLED= (defaults: 1); checkpoint k uses the enabled "
-     "descriptor with the largest INTERVAL that divides k; OUTPUT and BYPASS are "
-     "accepted and ignored"},
+     "descriptor with the largest INTERVAL that divides k; BYPASS=1: its checkpoints go "
+     "straight to the prefix (default SCR_CACHE_BYPASS); OUTPUT is accepted and ignored"},
     {"GROUPS", NULL, PARAM_DESCRIPTOR, NULL,
      "failure groups of a host: GROUPS=host NAME=value ...; hosts with the same value of "
      "NAME fail together (GROUP=NAME)"},

@@ -597,6 +597,7 @@ int SCR_Finalize(void)
         topo_free(&ctx->topo);
         kvtree_delete(&ctx->filemap);
         rpfs_close(ctx);
+        kvtree_delete(&ctx->out.files); /* a bypass output never completed */
         MPI_Comm_free(&ctx->comm);
     }
     mem_free(ctx);

@@ -180,13 +180,16 @@ int bypass_shared_names(scr_ctx_t *ctx)
     kvtree_t *send = kvtree_new(), *recv = kvtree_new(), *names = kvtree_new();
     kvtree_t *files =
         kvtree_get(filemap_get_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILE");
+    char me[16];
+    snprintf(me, sizeof(me), "%d", ctx->rank);
     for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
         const char *rel = kvtree_get_val(kvtree_elem_tree(e), "REL");
         char owner[16];
         if (!rel)
             continue;
         snprintf(owner, sizeof(owner), "%d", bypass_owner(rel, ctx->ranks));
-        kvtree_set(bypass_sub(bypass_sub(send, owner), rel), ctx->topo.hostname, NULL);
+        kvtree_util_set_str(bypass_sub(bypass_sub(send, owner), rel), me,
+                            ctx->topo.hostname);
     }
     kvtree_exchange(send, recv, ctx->comm);
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
@@ -197,13 +200,15 @@ int bypass_shared_names(scr_ctx_t *ctx)
             bad = kvtree_elem_key(e);
     int first = agree_first_failure(ctx->comm, bad != NULL);
     if (first == ctx->rank) {
-        kvtree_elem_t *h = kvtree_first(kvtree_get(names, bad));
-        log_err("SCR_Complete_output: %s/%s is written by ranks on %s and %s: in cache "
-                "each node would keep a piece of it; a file that ranks on several nodes "
-                "write together needs SCR_CACHE_BYPASS=1 (or BYPASS=1 on its CKPT "
-                "descriptor)",
-                ctx->prefix, bad, kvtree_elem_key(h),
-                kvtree_elem_key(kvtree_elem_next(h)));
+        kvtree_elem_t *a = kvtree_first(kvtree_get(names, bad)), *b = kvtree_elem_next(a);
+        log_err("SCR_Complete_output: %s/%s is written by rank %s on %s and rank %s on "
+                "%s: a file that several processes write together belongs on the "
+                "prefix, not in cache: set SCR_CACHE_BYPASS=1 (or BYPASS=1 on its "
+                "CKPT descriptor)",
+                ctx->prefix, bad, kvtree_elem_key(a),
+                kvtree_get_val(kvtree_get(names, bad), kvtree_elem_key(a)),
+                kvtree_elem_key(b),
+                kvtree_get_val(kvtree_get(names, bad), kvtree_elem_key(b)));
     }
     kvtree_delete(&send);
     kvtree_delete(&recv);

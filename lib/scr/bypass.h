@@ -2,8 +2,8 @@
  *
  * With SCR_CACHE_BYPASS=1 (or BYPASS=1 on the CKPT descriptor that protects
  * a checkpoint) SCR_Route_file hands out the file's own path on the prefix
- * and the application writes it there: what files that ranks on several
- * nodes write together need (MPI-IO, parallel HDF5, N-to-1), and what a
+ * and the application writes it there: what files that several processes
+ * write together need (MPI-IO, parallel HDF5, N-to-1), and what a
  * cache too small for a checkpoint needs.  Nothing is cached or protected;
  * SCR_Complete_output takes each routed file's size, writes the rank2file
  * map and the summary in <prefix>/.scr/scr.dataset.<id>/ and records the
@@ -11,9 +11,9 @@
  * fallback, `scr index`, SCR_PREFIX_SIZE and halt treat it as a flushed
  * dataset.  The bytes never pass through SCR, so no CRC32 is recorded.
  *
- * Without bypass, a file name that ranks on two nodes route for one dataset
- * would become a fragment in each node's cache: SCR_Complete_output finds
- * such names (bypass_shared_names) and fails.
+ * Without bypass, a file name that two ranks route for one dataset would
+ * become a fragment in each node's cache: SCR_Complete_output finds such
+ * names (bypass_shared_names) and fails.
  *
  * A job whose cache holds datasets of another number of ranks leaves that
  * cache alone and writes its own datasets this way (ctx->cache_foreign).
@@ -33,8 +33,11 @@ int bypass_route(scr_ctx_t *ctx, const char *abs, const char *rel, char *file);
  * every rank's files are there and the dataset is recorded, else 0;
  * *total: the dataset's bytes */
 int bypass_complete(scr_ctx_t *ctx, const kvtree_t *dset, int valid, uint64_t *total);
-/* 1 (on every rank, after one line naming the file) if ranks on different
- * nodes routed the same file name for the open output.  Collective. */
+/* 1 (on every rank, after one line naming the file) if two ranks routed
+ * the same file name for the open output: as with SCR 3.1, a file that
+ * several processes write belongs on the prefix (in cache, ranks on two
+ * nodes would each keep a piece of it, and ranks of one node would each
+ * evict and rebuild it as their own).  Collective. */
 int bypass_shared_names(scr_ctx_t *ctx);
 /* 1 (on every rank, after one line) if this rank's cache records datasets
  * of another number of ranks than this job's.  Collective. */

@@ -304,6 +304,7 @@ int fetch_sync(scr_ctx_t *ctx, int direct)
         if (fetched && fetch_chain(ctx, index, id) < 0) {
             cache_delete_dset(ctx, id); /* useless without its bases */
             fetched = 0;
+            got = -2; /* its own bytes checked out: not FAILED */
         }
         if (fetched) {
             if (ctx->rank == 0) {

@@ -11,6 +11,8 @@
 #  (c) cache bypass with a file every rank writes (pwrite), a node lost after
 #      the checkpoint: the restart reads it from the prefix
 #  (d) without bypass, that shared file fails SCR_Complete_output in one line
+#      (also when the ranks share a node: SCR 3.1's rule, shared access
+#      writes on the prefix)
 #  (e) 8 -> 6 ranks (MPI-IO shared file, bypass) and 8 -> 12 ranks (parallel
 #      HDF5, bypass), file per process 8 -> 6 -> 12 through the cache and the
 #      prefix
@@ -98,8 +100,12 @@ SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)
 rc=0
 SIM_JOB_ID=4302 sim_run "$out/d1" "$ALL" "$rs" --steps 2 --total 1000 --mode posix || rc=$?
 check "(d) without bypass the checkpoint fails" test $rc -ne 0
+rc=0
+SIM_NP=2 SIM_JOB_ID=4306 sim_run "$out/d2" "node1:2" "$rs" --steps 2 --total 1000 --mode posix || rc=$?
+check "(d) also with both ranks on one node" test $rc -ne 0
+check "(d) naming the ranks" has "$out/d2" "ckpt.2/data.bin is written by rank [01] on node1 and rank [01] on node1"
 check "(d) in one line naming the file and SCR_CACHE_BYPASS=1" \
-	has "$out/d1" "ckpt.2/data.bin is written by ranks on node[1-4] and node[1-4]: .*SCR_CACHE_BYPASS=1"
+	has "$out/d1" "ckpt.2/data.bin is written by rank [0-7] on node[1-4] and rank [0-7] on node[1-4]: .*SCR_CACHE_BYPASS=1"
 
 # ---- (e) other rank counts ----
 sim_setup 5
@@ -158,10 +164,11 @@ check "(h) in one line" has "$out/h2" "holds memory checkpoints \(SCR_Protect\) 
 check "(h) nothing marked FAILED" no_failed
 SIM_JOB_ID=4305 check "(h) a job of 8 ranks recovers them" \
 	sim_run "$out/h3" "$ALL" "$mem" --steps 3 --every 1 --size 65536 --expect-recover 2
-printf 'CKPT=0 INTERVAL=1 TYPE=XOR SET_SIZE=4\nCKPT=1 INTERVAL=2 TYPE=XOR SET_SIZE=4 BYPASS=1\n' \
-	>"$out/bypass.conf"
 sim_setup 5
-SIM_ENV=(-x SCR_DEBUG=1 -x SCR_FLUSH=0 -x SCR_CONF_FILE="$out/bypass.conf")
+# in the prefix: the nodes see it there (their /tmp is their own)
+printf 'CKPT=0 INTERVAL=1 TYPE=XOR SET_SIZE=4\nCKPT=1 INTERVAL=2 TYPE=XOR SET_SIZE=4 BYPASS=1\n' \
+	>"$pfs/bypass.conf"
+SIM_ENV=(-x SCR_DEBUG=1 -x SCR_FLUSH=0 -x SCR_CONF_FILE="$pfs/bypass.conf")
 check "(h) BYPASS=1 on the CKPT descriptor of every second checkpoint" \
 	sim_run "$out/h4" "$ALL" "$rs" --steps 6 --every 1 --total 10000
 check "(h) checkpoints 2, 4 and 6 went to the prefix" \

@@ -53,6 +53,14 @@ int place_file(const char *prefix, const char *dir, const char *rel, scr_error_t
     /* rename replaces a link at to, never follows it */
     if (rename(from, to) < 0)
         return errprintf(err, "rename %s to %s: %s", from, to, strerror(errno));
+    /* the staging area's directories go once they are empty */
+    size_t top = strlen(prefix) + 1 + strlen(dir);
+    for (char *slash = strrchr(from, '/'); slash && (size_t)(slash - from) > top;
+         slash = strrchr(from, '/')) {
+        *slash = '\0';
+        if (rmdir(from) < 0)
+            break;
+    }
     return 0;
 }
 

@@ -399,13 +399,16 @@ static void init_restart_source(scr_ctx_t *ctx)
     /* the flush also finishes a placement an earlier run cut short, so a
      * restart without SCR's restart API reads whole files */
     int flushed = ctx->flush_every != 0 && flush_sync(ctx, ctx->restart_id) == 0;
-    if (global && flushed) {
+    /* memory checkpoints are restored from cache, where they are */
+    int mem = kvtree_get(filemap_get_desc(ctx->filemap, ctx->restart_id, "DSETDESC"),
+                         "MEM") != NULL;
+    if (global && flushed && !mem) {
         char dir[64];
         pfs_dset_name(ctx->restart_id, dir, sizeof(dir));
         if (rpfs_open(ctx, ctx->restart_id, dir) < 0 && ctx->rank == 0)
             log_warn("SCR_GLOBAL_RESTART: dataset %d is read from cache instead",
                      ctx->restart_id);
-    } else if (global && ctx->rank == 0)
+    } else if (global && !mem && ctx->rank == 0)
         log_warn("SCR_GLOBAL_RESTART: dataset %d could not be flushed (SCR_FLUSH=%d); it "
                  "is read from cache",
                  ctx->restart_id, ctx->flush_every);

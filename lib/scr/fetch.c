@@ -286,15 +286,19 @@ int fetch_sync(scr_ctx_t *ctx, int direct)
         double t0 = scr_now();
         uint64_t bytes = 0;
         double protect = 0;
-        /* placed; written in bypass (restarted from where it is, never cached) */
-        int how[2] = {0, 0};
+        /* placed; written in bypass (restarted from where it is, never
+         * cached); memory checkpoints (restored from cache only) */
+        int how[3] = {0, 0, 0};
         if (ctx->rank == 0) {
+            kvtree_t *d = index_dset_desc(index, id);
             how[0] = place_done(index, id, dir);
-            how[1] = kvtree_get(index_dset_desc(index, id), "BYPASS") != NULL;
+            how[1] = kvtree_get(d, "BYPASS") != NULL;
+            how[2] = kvtree_get(d, "MEM") != NULL;
         }
-        MPI_Bcast(how, 2, MPI_INT, 0, ctx->comm);
-        int got = direct || how[1] ? FETCH_SHAPE
-                                   : fetch_one(ctx, id, dir, how[0], &bytes, &protect);
+        MPI_Bcast(how, 3, MPI_INT, 0, ctx->comm);
+        int got = (direct || how[1]) && !how[2]
+                      ? FETCH_SHAPE
+                      : fetch_one(ctx, id, dir, how[0], &bytes, &protect);
         /* another number of ranks: the cache cannot serve it, the prefix can */
         if (got == FETCH_SHAPE && (got = rpfs_open(ctx, id, dir)) == 0) {
             found = id;

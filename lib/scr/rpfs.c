@@ -87,11 +87,13 @@ static int rpfs_check(scr_ctx_t *ctx, const char *dir, const kvtree_t *files,
     return 0;
 }
 
-/* the worst verdict of all ranks, told once by the lowest rank that has it */
+/* the worst verdict of all ranks, told once by the lowest rank that has it:
+ * known bad bytes (-1) anywhere outweigh any other failure (-2) */
 static int rpfs_agree(scr_ctx_t *ctx, int rc, const scr_error_t *err, int id)
 {
-    int worst = rc;
-    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, ctx->comm);
+    int mine[2] = {rc == -1, rc == -2}, any[2];
+    MPI_Allreduce(mine, any, 2, MPI_INT, MPI_LOR, ctx->comm);
+    int worst = any[0] ? -1 : any[1] ? -2 : 0;
     if (agree_first_failure(ctx->comm, worst < 0 && rc == worst) == ctx->rank)
         log_err("restart of dataset %d from the prefix: %s", id, err->text);
     return worst;

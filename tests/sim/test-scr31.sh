@@ -20,6 +20,8 @@
 #      still restarts from its newest checkpoint, nothing marked FAILED
 #  (g) SCR_GLOBAL_RESTART=1: rebuilt in cache, flushed at SCR_Init, the
 #      restart reads on the prefix
+#  (i) a prefix of the older layout (scr.dataset.<id>/ with the files in it)
+#      still restarts
 #  (h) memory checkpoints (SCR_Protect) refused on another rank count in
 #      one line, kept for their own; BYPASS=1 on one CKPT descriptor: those
 #      checkpoints on the prefix, the newest restarted from there
@@ -164,6 +166,12 @@ check "(h) in one line" has "$out/h2" "holds memory checkpoints \(SCR_Protect\) 
 check "(h) nothing marked FAILED" no_failed
 SIM_JOB_ID=4305 check "(h) a job of 8 ranks recovers them" \
 	sim_run "$out/h3" "$ALL" "$mem" --steps 3 --every 1 --size 65536 --expect-recover 2
+SIM_ENV+=(-x SCR_GLOBAL_RESTART=1)
+SIM_JOB_ID=4305 check "(h) SCR_GLOBAL_RESTART=1: memory checkpoints restore from cache" \
+	sim_run "$out/h3b" "$ALL" "$mem" --steps 3 --every 1 --size 65536 --expect-recover 3
+wipe_all
+SIM_JOB_ID=4307 check "(h) and, in a new job, from the prefix (fetched into cache)" \
+	sim_run "$out/h3c" "$ALL" "$mem" --steps 3 --every 1 --size 65536 --expect-recover 3
 sim_setup 5
 # in the prefix: the nodes see it there (their /tmp is their own)
 printf 'CKPT=0 INTERVAL=1 TYPE=XOR SET_SIZE=4\nCKPT=1 INTERVAL=2 TYPE=XOR SET_SIZE=4 BYPASS=1\n' \
@@ -176,6 +184,21 @@ check "(h) checkpoints 2, 4 and 6 went to the prefix" \
 check "(h) the rerun restarts from ckpt.6 on the prefix, newer than ckpt.5 in cache" \
 	sim_run "$out/h5" "$ALL" "$rs" --steps 7 --every 1 --total 10000 --expect-restart 6
 check "(h) from the prefix" has "$out/h5" "restart from the prefix: dataset 6 \(ckpt.6\)"
+
+# ---- (i) a prefix written by the older layout still restarts ----
+sim_setup 5
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2)
+check "(i) checkpoints flushed" sim_run "$out/i1" "$ALL" "$ex" --steps 4 --size 100000
+# as earlier releases left it: the files and metadata in <prefix>/scr.dataset.2/,
+# and an index that names that directory (written again from the summaries)
+mv "$pfs/.scr/scr.dataset.2" "$pfs/scr.dataset.2" && mv "$pfs/ckpt" "$pfs/scr.dataset.2/ckpt"
+echo garbage >"$pfs/.scr/index.scr"
+wipe_all
+SIM_JOB_ID=4308 check "(i) a new job restarts from scr.dataset.2" \
+	sim_run "$out/i2" "$ALL" "$ex" --steps 6 --size 100000 --expect-restart 4
+check "(i) fetched from the older layout's directory" \
+	has "$out/i2" "dataset 2 fetched from $pfs/scr.dataset.2"
+check "(i) every byte verified" has "$out/i2" "restarted from step.4, every byte verified"
 
 # ---- (g) SCR_GLOBAL_RESTART ----
 sim_setup 5

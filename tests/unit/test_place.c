@@ -150,6 +150,8 @@ static void test_supersede(void)
     ok(!kvtree_getf(index, "DSET 2") && !exists(".scr/scr.dataset.2"),
        "dataset 2, a mix now, left the index and its staging area went");
     ok(kvtree_getf(index, "DSET 1") != NULL, "dataset 1 (no name in common) stays");
+    ok(!exists(".scr/scr.dataset.3/ckpt") && exists(".scr/scr.dataset.3/.scr"),
+       "the staging area's emptied directories went, its metadata stays");
     ok(!place_done(index, 3, ".scr/scr.dataset.3"), "place_done: not marked yet");
     index_mark_placed(prefix, 3, ".scr/scr.dataset.3", NULL);
     kvtree_clear(index);

@@ -28,6 +28,18 @@ void place_file_path(const char *prefix, const char *dir, const char *rel, char 
         snprintf(buf, len, "%s/%s", prefix, rel);
 }
 
+/* remove the parent directories of path (which it cuts short) while they
+ * are empty, stopping at the first top characters (a directory to keep) */
+static void place_rmdir_up(char *path, size_t top)
+{
+    for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) > top;
+         slash = strrchr(path, '/')) {
+        *slash = '\0';
+        if (rmdir(path) < 0)
+            break;
+    }
+}
+
 int place_file(const char *prefix, const char *dir, const char *rel, scr_error_t *err)
 {
     char from[4400], to[4400];
@@ -54,13 +66,7 @@ int place_file(const char *prefix, const char *dir, const char *rel, scr_error_t
     if (rename(from, to) < 0)
         return errprintf(err, "rename %s to %s: %s", from, to, strerror(errno));
     /* the staging area's directories go once they are empty */
-    size_t top = strlen(prefix) + 1 + strlen(dir);
-    for (char *slash = strrchr(from, '/'); slash && (size_t)(slash - from) > top;
-         slash = strrchr(from, '/')) {
-        *slash = '\0';
-        if (rmdir(from) < 0)
-            break;
-    }
+    place_rmdir_up(from, strlen(prefix) + 1 + strlen(dir));
     return 0;
 }
 
@@ -212,15 +218,8 @@ static void place_unlink(const char *prefix, const char *rel)
 {
     char path[4400];
     snprintf(path, sizeof(path), "%s/%s", prefix, rel);
-    if (unlink(path) < 0)
-        return;
-    size_t plen = strlen(prefix);
-    for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) > plen;
-         slash = strrchr(path, '/')) {
-        *slash = '\0';
-        if (rmdir(path) < 0)
-            break;
-    }
+    if (unlink(path) == 0)
+        place_rmdir_up(path, strlen(prefix));
 }
 
 /* the files of a complete staged dataset that only it names */

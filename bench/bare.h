@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bare.h - what a redundancy scheme must do to the bytes, with no library
  * around it: the tighter floor of bench/run --against.  For SINGLE, which
  * sends nothing, the whole checkpoint with nothing but the writes and the

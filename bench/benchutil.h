@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* benchutil.h - what the bench programs share: a clock, the slowest rank's
  * time, and the JSON line per metric that scr-bench-report merges.  Header
  * only, MPI and libc alone, so scr-ckpt.c still builds against any scr.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr-bench-report.c - turn scr-bench's JSON lines into the results table,
  * a combined JSON file and an SVG chart of bandwidth per scheme next to its
  * baseline.  Usage: scr-bench-report LINES.json RESULTS.json CHART.svg

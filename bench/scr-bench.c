@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr-bench.c - SCR's costs against baselines measured in the same run.
  *
  * Phases (one per launch, see bench/run):

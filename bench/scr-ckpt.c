@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr-ckpt.c - the checkpoint as an application sees it, for comparing SCR
  * implementations: it uses the scr.h API only, so the same source builds
  * against this project's libscr and against LLNL SCR's (bench/run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr-mem.c - the memory-protect API (scr_mem.h) against the file API, and
  * its differential checkpoints against its full ones (issue 17).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd.h - subcommands of the scr command.
  *
  * Each subcommand is a main-like function in its own file; scr.c only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_config.c - scr config: the parameter table and resolved values.
  *
  * `scr config --list` prints the table of lib/common/params.c as text;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_flush_file.c - scr flush-file: questions about the flush file
  * (guide 2.19, 2.24.2), for job scripts deciding whether to scavenge.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_halt.c - scr halt: set, list and remove halt conditions of a job
  * (guide 2.20) in <prefix>/.scr/halt.scr.  The library reads them at every
  * completed dataset and at start. */

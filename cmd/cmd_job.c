@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_job.c - the job seen by run/postrun/down-nodes/scavenge/index/status */
 #include <errno.h>
 #include <stdio.h>

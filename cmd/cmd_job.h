@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_job.h - the job as the node-level subcommands see it (run, postrun,
  * down-nodes, scavenge, index, status): settings, scheduler, launcher, the
  * job's nodes and the nodes known down.  A node once down stays down for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_node.c - node and dataset subcommands: node-check, scavenge, index,
  * down-nodes, status */
 #include <dirent.h>

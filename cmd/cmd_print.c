@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_print.c - scr print: show kvtree files as indented trees, and the
  * memory-protect API's FTI-FF checkpoint files as their block listing */
 #include <errno.h>

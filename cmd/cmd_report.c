@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_report.c - `scr report`: what the event log of a prefix says about
  * its jobs, as a one-screen summary on stdout, and with --html a page (or
  * with --svg a chart) of every checkpoint, flush, restart and failure over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_run.c - `scr run` (also scr_srun), `scr prerun`, `scr postrun`
  * (guide 2.23-2.25, 2.33): launch the application, relaunch it inside the
  * allocation after a failure without the nodes that failed, then make sure

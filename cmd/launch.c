@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* launch.c - launcher adapters of `scr run` */
 #include <errno.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* launch.h - how `scr run` starts things on the job's nodes: the
  * application on a set of nodes, and one command per node (health checks,
  * scavenge).  One adapter per launcher, chosen by SCR_LAUNCHER or the

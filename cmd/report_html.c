@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_html.c - the self-contained HTML page of `scr report` */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_html.h - the pictures of `scr report`: an SVG timeline per job
  * (report_svg.c) and a self-contained HTML page around it with the tables
  * (report_html.c).  Nothing refers outside the file: no scripts, fonts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_log.c - parse the lines of SCR's event log, skipping bad ones */
 #include <errno.h>
 #include <math.h>

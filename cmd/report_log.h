@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_log.h - read SCR's event log (<prefix>/.scr/log) for `scr report`.
  *
  * A line is   <ISO time> <unix time> event=<NAME> job=<id> [key=value ...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_model.c - jobs, runs, datasets, flushes and marks from event lines */
 #include <stdarg.h>
 #include <stdlib.h>

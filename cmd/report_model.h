@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_model.h - what happened to each job, rebuilt from its event log
  * lines (report_log.h), for the text summary and the HTML page of
  * `scr report`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_sum.c - counts and distributions over jobs */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_sum.h - the numbers `scr report` shows for one job or several:
  * counts of runs, checkpoints, flushes, restarts and failures, and the
  * min/median/max of checkpoint and flush durations and bandwidths.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_svg.c - a job's checkpoints over time, as SVG
  *
  * One panel per job, time running left to right across lanes: runs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_text.c - the text summary of `scr report` */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_text.h - the one-screen text summary of `scr report`, and the
  * time formats the HTML page shares with it.
  */

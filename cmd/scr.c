@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr.c - the scr command: dispatch to subcommands */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # demo-slurm.sh BUILD_DIR: an `sbatch --scr=on` job on a real Slurm cluster of
 # five simulated nodes survives the loss of a node.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # demo.sh BUILD_DIR: checkpoint/restart with a node failure, on simulated nodes.
 #
 # Five simulated nodes (each a UTS + mount namespace with its own hostname

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* heat_fti.c - heat diffusion on a plate, checkpointed through FTI's
  * interface (fti.h), which libscr implements: an FTI application built with
  * "mpicc heat_fti.c -lscr".

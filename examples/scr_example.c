@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_example.c - an MPI application that checkpoints through SCR the way
  * SCR applications do, and checks every byte when it restarts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sched_flux.c - the scheduler interface (prolog/scheduler.h) under Flux,
  * through the flux command (FLUX_URI from the environment): it works the
  * same from a job shell, a perilog script and `scr run` inside a batch job,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: BSD-3-Clause
 -- Load the SCR shell plugin for every job: put this file in the shell's
 -- lua.d directory (e.g. /etc/flux/shell/lua.d/scr.lua) or add the lines to
 -- shell.lua.  Jobs turn SCR on with `flux run -o scr` (or -o scr=on).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_shell.c - the Flux job-shell plugin: `flux run -o scr ...` (or
  * -o scr=on) protects a job with SCR.
  *

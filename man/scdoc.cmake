@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # scdoc.cmake - one man page: IN (scdoc source) -> OUT (roff).
 #   cmake -DSCDOC=scdoc -DIN=x.1.scd -DOUT=x.1 [-DSCR=path/to/scr]
 #         [-DVERSION=v] [-DSYSCONF=/etc/scr.conf] [-DSBINDIR=...] [-DSPANK=...]

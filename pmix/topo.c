@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* topo.c - node topology from PMIx, else from MPI and gethostname */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* topo.h - where this process runs: node name, local rank and size, node
  * count, and a communicator of the processes on the same node.
  *

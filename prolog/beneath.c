@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* beneath.c - open and create below a directory, following no link */
 #include <errno.h>
 #include <fcntl.h>

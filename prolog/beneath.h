@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* beneath.h - opening and creating paths below a directory without
  * following a symbolic link anywhere below it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jobopts.c - settings of scr-prolog / scr-epilog */
 #include <errno.h>
 #include <getopt.h>

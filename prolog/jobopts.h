@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jobopts.h - the job and site settings scr-prolog and scr-epilog act on,
  * from the command line (the SPANK and Flux plugins pass them) or else
  * from the environment a scheduler's Prolog=/Epilog= gives them:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lifecycle.c - node prolog and epilog */
 #include <limits.h>
 #include <stdarg.h>

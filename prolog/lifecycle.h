@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lifecycle.h - what the job prolog and epilog do on one node, shared by
  * scr-prolog/scr-epilog, the SPANK plugin (which runs those) and the Flux
  * shell plugin.

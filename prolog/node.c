@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* node.c - node storage: prepare, health check, purge */
 #include <dirent.h>
 #include <errno.h>

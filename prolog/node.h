@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* node.h - a compute node's SCR storage across jobs: prepare it for a job,
  * check it is healthy, purge what ended jobs left behind, remove a job's
  * directories.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* privs.c - run a function as the job's user */
 #include <errno.h>
 #include <grp.h>

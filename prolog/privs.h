@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* privs.h - doing work as the job's user from code that runs as root.
  *
  * The prolog and epilog run as root over directories the user controls.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scavenge.c - copy a node's cached dataset files to the prefix */
 #include <dirent.h>
 #include <errno.h>

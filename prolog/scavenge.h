@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scavenge.h - copying a node's part of a dataset from cache to the prefix
  * (guide 2.13, scr_copy), for the epilog and `scr scavenge`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scavfile.c - open a cached file and create its copy, following no link */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scavfile.h - the two ends of one file the scavenge copies: the cached
  * file it reads and the copy it writes on the prefix.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scheduler.c - scheduler lookup and the environment-only scheduler */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scheduler.h - what SCR's node tools ask the resource manager, behind one
  * interface so the prolog, epilog and `scr run` work the same under Slurm,
  * Flux or nothing at all.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr-epilog: scavenge, index and clean this node after an SCR job (see
  * lifecycle.h).  Run as root from a scheduler's epilog. */
 #include "lifecycle.h"

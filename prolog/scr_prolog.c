@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr-prolog: prepare this node for an SCR job (see lifecycle.h).  Run as
  * root from a scheduler's prolog; exit status 1 means the node is unfit. */
 #include "lifecycle.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* job_submit_parts.c - the partitions' node limits for job_submit/scr */
 #include <errno.h>
 #include <pthread.h>

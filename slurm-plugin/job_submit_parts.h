@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* job_submit_parts.h - how many nodes a job can get in each partition, as
  * job_submit/scr last heard from slurmctld, so that a job whose spares make
  * it bigger than its partition is refused at submission (with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* job_submit_scr.c - the Slurm job_submit plugin job_submit/scr: what a job
  * submitted with --scr=on needs from slurmctld, so that `sbatch --scr=on`
  * needs no other flag.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sched_slurm.c - the scheduler interface (prolog/scheduler.h) over libslurm */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_opts.c - parse and refuse --scr and --scr-spares values */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_opts.h - the values of SCR's Slurm options --scr and --scr-spares.
  *
  * Both Slurm plugins check them with these functions: the SPANK plugin on

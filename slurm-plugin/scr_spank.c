@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_spank.c - the Slurm SPANK plugin: `--scr[=on|off]` and
  * `--scr-spares=N` for sbatch, salloc and srun.
  *

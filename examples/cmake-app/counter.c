@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counter.c - the smallest real SCR application, built against an installed
  * SCR by CMake (find_package(SCR), CMakeLists.txt here) or by pkg-config
  * (mpicc counter.c $(pkg-config --cflags --libs scr)).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config.c - parameter sources, config file parser, resolution */
 #include <ctype.h>
 #include <errno.h>

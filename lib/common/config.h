@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config.h - SCR parameters from the environment, config files and the
  * application, resolved in a fixed order.
  *

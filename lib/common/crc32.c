@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crc32.c - CRC32 through ISA-L or zlib */
 #include "scr_build.h"
 #include "crc32.h"

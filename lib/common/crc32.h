@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crc32.h - CRC32 of file data and metadata.
  *
  * The value is zlib's crc32 (the gzip polynomial, reflected), which SCR

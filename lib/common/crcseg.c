@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crcseg.c - CRC32 of files whose bytes pass by out of order (see crcseg.h) */
 #include <stdlib.h>
 #include <string.h>

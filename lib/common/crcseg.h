@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crcseg.h - CRC32 of files whose bytes pass by out of order.
  *
  * The redundancy pipelines see a process's files as one concatenation cut

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* error.c - fill a caller's scr_error_t */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* error.h - an error text buffer handed down by callers.
  *
  * Functions that can fail for reasons a user must see (a bad file, a bad

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fault.c - fault points (see fault.h) */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fault.h - fault points: named places where a test can make a process die
  * or the next write fail, armed by the environment in every build, so the
  * tests exercise the code that ships.

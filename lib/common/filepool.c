@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* filepool.c - deleted cache files kept to be written over (see filepool.h) */
 #include <dirent.h>
 #include <errno.h>

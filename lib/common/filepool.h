@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* filepool.h - evicted cache files, kept to be written over or deleted later.
  *
  * On tmpfs, deleting a 64 MiB file frees 16384 pages and writing a new one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* halt.c - halt file */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* halt.h - halt conditions (guide 2.20), kept in <prefix>/.scr/halt.scr and
  * shared by the library (which checks them at every completed dataset) and
  * `scr halt` (which sets, lists and removes them on a running or finished job).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ini.c - INI file parser: sections, key = value, comments */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ini.h - a reader for INI files, the format of FTI's configuration.
  *
  * A file is "[section]" headers, "key = value" lines and comments: a line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io.c - robust reads/writes, copies and logical concatenations */
 #include <errno.h>
 #include <fcntl.h>

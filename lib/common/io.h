@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io.h - whole-buffer reads and writes, copies with CRC32, and I/O over a
  * logical concatenation of files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kvtree.c - the tree itself: elements, lookup, merge, sort */
 #include <errno.h>
 #include <limits.h>

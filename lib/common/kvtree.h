@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kvtree.h - the SCR hash: a tree of string keys (guide 2.3).
  *
  * A kvtree is an ordered set of elements, each a unique string key with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kvtree_file.c - kvtree files (guide 2.3.4) and locked read-modify-write
  *
  * File: uint32 magic 0x951fc3f5, uint16 type (1), uint16 version (1),

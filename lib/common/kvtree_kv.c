@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kvtree_kv.c - key/value pairs, formatted key paths, typed fields */
 #include <errno.h>
 #include <inttypes.h>

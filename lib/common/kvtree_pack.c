@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kvtree_pack.c - the packed hash of guide 2.3.4, and printing
  *
  * Packed hash: uint32 count (big-endian), then count elements, each a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* log.c - one-line diagnostics with rank and host */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* log.h - one-line diagnostics for SCR components.
  *
  * Every line names the component identity (rank when known, and host) so a

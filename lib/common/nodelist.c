@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nodelist.c - expand and compress Slurm-style host lists */
 #include <ctype.h>
 #include <errno.h>

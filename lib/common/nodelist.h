@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nodelist.h - Slurm-style host lists: "n[1-4,7],login2" <-> host names.
  *
  * Schedulers hand out node sets in this compressed form (SLURM_NODELIST,

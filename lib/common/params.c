@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* params.c - the parameter table */
 #include <string.h>
 

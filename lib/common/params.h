@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* params.h - the table of every SCR configuration parameter.
  *
  * One place names each parameter, its default and what it means; `scr config

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* path.c - path component lists */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* path.h - file paths as lists of components (guide 2.2).
  *
  * "/hello/world" has three components: "", "hello" and "world"; a leading

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* progress.c - time-throttled progress lines for long byte-moving operations */
 #include <stdarg.h>
 #include <stdio.h>

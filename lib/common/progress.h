@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* progress.h - progress lines for operations that move many bytes: a
  * foreground flush, a scavenge, a rebuild at the prefix.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* units.c - byte counts and strict number parsing */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* units.h - parse and print byte counts and plain numbers from parameters,
  * and the clock durations are measured with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* worker.c - one helper thread that runs one task at a time (see worker.h) */
 #include <sched.h>
 #include <sys/resource.h>

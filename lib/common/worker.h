@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* worker.h - one helper thread that runs one task at a time.
  *
  * The data pipelines (XOR/RS encode and recovery, file copies) keep two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wtrack.c - written pages from userfaultfd write protection (wtrack.h) */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

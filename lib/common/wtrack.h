@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wtrack.h - which pages of the application's memory were written since the
  * last look, told by the kernel instead of found by hashing every byte.
  *

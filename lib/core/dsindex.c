@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dsindex.c - scan, inspect, rebuild and index a scavenged dataset */
 #include <dirent.h>
 #include <errno.h>

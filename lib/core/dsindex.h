@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dsindex.h - make a scavenged dataset on the prefix usable (guide 2.13,
  * scr_index): scan its .scr/<rank>.scrfilemap files, inspect every listed
  * file (exists, regular, recorded size), rebuild the ranks that are missing

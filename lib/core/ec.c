@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ec.c - erasure code layout, encode tables and decode plans (ISA-L) */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ec.h - the erasure code behind XOR and Reed-Solomon sets.
  *
  * A set of n processes tolerating m losses (XOR: m = 1) cuts each process's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ec_file.c - reading XOR/RS redundancy files outside the encoder */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ec_file.h - the redundancy file of an XOR/RS set member (red_ec.c writes
  * it): a kvtree file image (DSET, RANKS, TYPE, FAILURES, GROUP {RANKS,
  * RANK <set rank> <global rank>}, CHUNK, CURRENT, PARTNER, PARTNERS <d>,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ecfile.c - serial XOR/RS rebuild of scavenged datasets */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ecfile.h - rebuilding lost ranks of a dataset on the prefix from the XOR or
  * Reed-Solomon redundancy files a scavenge copied there (guide 2.13, the
  * BUILD step of scr_index), serially, without MPI.

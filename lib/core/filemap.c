@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* filemap.c - per-process record of cached files */
 #include <dirent.h>
 #include <errno.h>

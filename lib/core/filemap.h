@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* filemap.h - what a process has in cache (guide 2.4, 2.18).
  *
  * A filemap is a kvtree kept per process in the control directory:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ftiff.c - FTI-FF layout, encoding and validation (see ftiff.h) */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ftiff.h - the FTI file format (FTI-FF) as SCR writes it: one
  * self-describing checkpoint file per rank for the memory-protect API.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jobrec.c - the prefix and nodes a run used, recorded in the control dir */
 #include <errno.h>
 #include <stdio.h>

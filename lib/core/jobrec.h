@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jobrec.h - what a run of the library leaves on each of its nodes for the
  * tools that act after it: the job epilog (Slurm, Flux), `scr postrun` and
  * `scr scavenge`.

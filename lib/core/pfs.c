@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pfs.c - index, flush file and summary on the parallel file system */
 #include <dirent.h>
 #include <errno.h>

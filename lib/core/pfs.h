@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pfs.h - SCR's files in the prefix directory on the parallel file system
  * (guide 2.15, 2.16, 2.19, 2.21).
  *

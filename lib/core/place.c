@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* place.c - staged datasets moved to the application's own paths */
 #include <errno.h>
 #include <ftw.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* place.h - a dataset's files at the application's own paths on the prefix.
  *
  * SCR 3.1 puts each file a dataset routed at <prefix>/<its path>, where the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* r2f.c - rank2file tree: names, entries, grouping and bounded reads */
 #include <errno.h>
 #include <fcntl.h>

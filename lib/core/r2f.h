@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* r2f.h - the rank2file map: which files each rank of a dataset wrote
  * (guide 2.17), stored as a tree of files so no process reads or writes more
  * than R2F_LIMIT bytes of it, however many ranks the job has.

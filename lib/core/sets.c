@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sets.c - redundancy set partition, O(ranks log ranks) */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sets.h - partition ranks into redundancy sets across failure groups.
  *
  * A set never holds two processes of one failure group (guide 2.11), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spread.c - the Reed-Solomon code of RS sets (spread.h), over ISA-L */
 #include <stdlib.h>
 #include <string.h>

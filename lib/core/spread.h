@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spread.h - the Reed-Solomon code of RS sets, laid out so that the encode
  * sends each member's bytes (n - 1) / (n - m) times and no more.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fti.h - FTI's application interface, implemented by libscr.
  *
  * An application written for FTI (the Fault Tolerance Interface) builds

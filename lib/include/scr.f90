@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! scr.f90 - the SCR interface for Fortran (ISO_C_BINDING).
 !
 ! Same calls as scr.h, in the style of the SCR v3 Fortran interface: each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr.h - the SCR application interface.
  *
  * Source-compatible with SCR v3's scr.h.  All calls are collective over

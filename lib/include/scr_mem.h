@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_mem.h - SCR's memory-protect API: register buffers, checkpoint them,
  * recover them.
  *

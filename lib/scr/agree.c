@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* agree.c - the lowest failing rank of a communicator */
 #include "agree.h"
 

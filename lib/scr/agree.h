@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* agree.h - one verdict from many processes, told once.
  *
  * After a collective step some processes may have failed, each knowing why.

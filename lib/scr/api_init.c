@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* api_init.c - SCR_Init, SCR_Finalize, SCR_Config (program flow "SCR_Init") */
 #include <errno.h>
 #include <fcntl.h>

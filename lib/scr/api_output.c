@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* api_output.c - SCR_Start_output, SCR_Route_file, SCR_Complete_output and
  * the checkpoint policy (program flow "SCR_Start_checkpoint",
  * "SCR_Complete_checkpoint", "SCR_Need_checkpoint") */

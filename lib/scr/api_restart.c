@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* api_restart.c - SCR_Have_restart, SCR_Start_restart, SCR_Complete_restart,
  * SCR_Current, SCR_Drop, SCR_Delete, and halt conditions */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* api_util.h - helpers shared by the files implementing the SCR API */
 #ifndef SCR_API_UTIL_H
 #define SCR_API_UTIL_H

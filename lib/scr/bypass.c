@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bypass.c - datasets written straight to the prefix */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bypass.h - datasets written straight to the prefix (cache bypass).
  *
  * With SCR_CACHE_BYPASS=1 (or BYPASS=1 on the CKPT descriptor that protects

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cache.c - dataset directories and eviction */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cache.h - datasets in node-local storage: directories, deletion, and
  * eviction when a store holds its COUNT of datasets.
  */

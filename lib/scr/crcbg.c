@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crcbg.c - CRC32 of a SINGLE dataset's files after completion (see crcbg.h) */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crcbg.h - CRC32 of a SINGLE dataset's files after SCR_Complete_output.
  *
  * Every cached file gets a CRC32 when it can be had for free, but for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* desc.c - store and redundancy descriptors */
 #include <errno.h>
 #include <stdio.h>

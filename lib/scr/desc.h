@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* desc.h - store and redundancy descriptors from the configuration
  * (guide 2.7-2.9), and their realization: the failure groups, the set each
  * process belongs to, and the set's communicator.

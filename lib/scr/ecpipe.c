@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ecpipe.c - the piece pipeline of XOR and RS operations (ecpipe.h) */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ecpipe.h - one member's side of an XOR or RS operation (encode or
  * recovery), and the piece pipeline that runs it.
  *

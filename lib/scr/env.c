@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* env.c - user, job id and prefix */
 #include <pwd.h>
 #include <stdio.h>

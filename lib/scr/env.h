@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* env.h - facts about the job that come from the system: the user name
  * (from the password database, not $USER, which batch jobs may lack), the
  * job id (scheduler first, then SCR_JOB_ID), and the prefix directory.

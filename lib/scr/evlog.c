@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* evlog.c - the event log */
 #include <fcntl.h>
 #include <stdarg.h>

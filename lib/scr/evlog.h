@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* evlog.h - SCR's event log (guide 2.14): one line per event, written by
  * rank 0 to <prefix>/.scr/log (SCR_LOG_TXT_ENABLE) and/or syslog
  * (SCR_LOG_SYSLOG_ENABLE), when SCR_LOG_ENABLE=1.

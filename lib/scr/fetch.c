@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fetch.c - copy a checkpoint from the prefix into cache */
 #include <errno.h>
 #include <stdio.h>

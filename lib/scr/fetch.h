@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fetch.h - restart from the prefix when the cache has nothing (guide
  * 2.26.12, program flow "scr_fetch_sync").
  *

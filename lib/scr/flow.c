@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flow.c - sliding window of writers with rank 0 as gatekeeper */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flow.h - flow control for many processes hitting the parallel file system
  * (guide 2.32.7): at most width processes work at once, rank 0 handing out
  * a go-ahead as each finishes.  Once any process fails, later ones are told

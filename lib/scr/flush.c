@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flush.c - synchronous and background flush */
 #include <errno.h>
 #include <fcntl.h>

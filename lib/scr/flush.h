@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flush.h - copying cached datasets to the prefix directory (guide 2.32).
  *
  * A flush writes each rank's files to the dataset's staging area

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fti.c - FTI's application interface (fti.h) on SCR's memory-protect API.
  *
  * FTI_Init reads FTI's configuration on rank 0 (fti_conf.c), hands it to

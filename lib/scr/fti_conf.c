@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fti_conf.c - FTI's configuration keys: parse, check, translate */
 #include <limits.h>
 #include <stdarg.h>

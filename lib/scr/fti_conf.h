@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fti_conf.h - FTI's configuration file, read and turned into SCR settings
  * for the FTI interface (fti.c, docs/fti.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fti_snap.c - FTI_Snapshot's schedule: levels due by minutes, counted in
  * calls */
 #include <math.h>

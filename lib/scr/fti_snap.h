@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fti_snap.h - when FTI_Snapshot checkpoints.
  *
  * FTI's configuration gives each level an interval in minutes (ckpt_l1 ..

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* inventory.c - read and verify a node's cached datasets */
 #include <dirent.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* inventory.h - what a node's cache holds, for a restart (guide 2.26.4).
  *
  * The node master (node rank 0) reads every filemap in the control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kvtree_mpi.c - bcast, point-to-point, exchange and allgather of kvtrees */
 #include <limits.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kvtree_mpi.h - moving kvtrees between MPI processes (guide 2.3.2).
  *
  * Trees travel in the packed format of guide 2.3.4.  The exchange is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem.c - the memory-protect API's write side: SCR_Protect, SCR_Unprotect
  * and the checkpoint calls.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem.h - the memory-protect API's state and the entry points other libscr
  * modules (the FTI interface, fti.c) use beyond scr_mem.h.
  *

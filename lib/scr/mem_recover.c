@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem_recover.c - the memory-protect API's read side: SCR_Recover,
  * SCR_Recover_var, SCR_Stored_size.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem_track.c - changed pages of protected variables (mem_track.h) */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem_track.h - which pages of each protected variable changed since the
  * last good checkpoint (SCR_DCP_TRACK=1), so that a differential checkpoint
  * hashes only those instead of every block.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* r2f_mpi.c - writing and reading the rank2file tree collectively */
 #include <stdio.h>
 #include <stdlib.h>

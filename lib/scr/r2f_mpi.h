@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* r2f_mpi.h - collective write and read of the rank2file tree (r2f.h).
  * files: this rank's "<rel>" -> {SIZE, CRC}; read fills the same form. */
 #ifndef SCR_R2F_MPI_H

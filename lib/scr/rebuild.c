@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rebuild.c - distribute and rebuild cached datasets at restart */
 #include <errno.h>
 #include <stdio.h>

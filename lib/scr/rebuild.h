@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rebuild.h - restart from cache in SCR_Init (guide 2.26, program flow
  * "scr_cache_rebuild", "scr_distribute_files", "scr_reddesc_recover").
  *

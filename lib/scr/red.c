@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* red.c - redundancy dispatch and helpers shared by the schemes */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* red.h - applying and recovering redundancy for one dataset.
  *
  * apply runs at SCR_Complete_output on every process (collective over

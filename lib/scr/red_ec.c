@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* red_ec.c - XOR and Reed-Solomon sets over MPI (guide 2.11)
  *
  * XOR encoding, for each piece of the chunks (ecpipe.h runs the pieces):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* red_partner.c - PARTNER: a full copy of every file on the right neighbour
  * (guide 2.10.2).  The set holds one process per failure group, so a process
  * and its partner do not fail together.  Copies live in

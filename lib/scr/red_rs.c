@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* red_rs.c - RS encode and recovery over MPI with the code of spread.h
  *
  * Encode, per piece of the chunks (ecpipe.h): a member reads its k chunk

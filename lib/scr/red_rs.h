@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* red_rs.h - encode and recovery of RS sets with the code of spread.h.
  *
  * Called by red_ec.c, which owns the redundancy file (header, CRCs, filemap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* redbg.c - asynchronous redundancy (see redbg.h) */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* redbg.h - asynchronous redundancy (SCR_REDUNDANCY_ASYNC=1).
  *
  * With PARTNER, XOR or RS, most of SCR_Complete_output is the encode: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ring.c - XOR reduce-scatter over a ring of neighbours (see ring.h) */
 #include <stdint.h>
 #include <stdlib.h>

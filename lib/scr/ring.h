@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ring.h - XOR reduce-scatter over a ring of neighbours.
  *
  * An XOR recovery adds up every survivor's symbols, which is XOR, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpfs.c - restart straight from the prefix */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpfs.h - restart straight from the prefix, without the cache.
  *
  * A checkpoint on the prefix can serve a job that the cache cannot: one

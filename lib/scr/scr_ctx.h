@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_ctx.h - the library context: the one piece of process state libscr
  * keeps between calls, and the types every libscr module shares.
  */

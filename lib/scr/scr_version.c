@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scr_version.c - SCR_Get_version */
 #include "scr.h"
 #include "scr_build.h"

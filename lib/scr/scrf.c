@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scrf.c - the SCR v3 Fortran interface as external subroutines (libscrf).
  *
  * Programs written for SCR v3 INCLUDE 'scrf.h' and call SCR_INIT(IERROR),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* xfer.c - file streams between processes */
 #include <errno.h>
 #include <fcntl.h>

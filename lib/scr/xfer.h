@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* xfer.h - stream files between two processes over MPI.
  *
  * One call both sends a list of files to dest and receives a list from src

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib.sh - shared by the Slurm cluster test scripts (source it after
 # tests/sim/lib.sh).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ports.sh - base ports for the test clusters (sourced by slurmcluster and
 # fluxcluster), so two test runs at once never share one.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # san.sh - the sanitizer mode of the cluster tests: SCR's root-side code
 # (the SPANK plugin, the Flux shell plugin, scr-prolog/scr-epilog), built
 # with -DSCR_SANITIZE=ON, runs under ASan/UBSan/LSan inside the scheduler's

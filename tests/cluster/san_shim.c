@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* san_shim.c - preloaded after the sanitizer runtime into the schedulers'
  * daemons and clients in the cluster tests' sanitizer mode (san.sh).
  *

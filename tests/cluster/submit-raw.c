@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* submit-raw.c - submit a batch job straight through libslurm, with a job
  * control environment (spank_job_env) taken from the command line, the way
  * a client that bypasses SCR's SPANK plugin could: test-slurm.sh checks

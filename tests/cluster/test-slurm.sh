@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-slurm.sh BUILD_DIR (or SCR_INSTALLED=/usr test-slurm.sh: the installed
 # packages, tests/cluster/lib.sh): SCR inside a real Slurm cluster (munge, slurmctld,
 # one slurmd per simulated node, the SPANK plugin in plugstack.conf, Open MPI

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-users.sh BUILD_DIR: two users' SCR jobs on the same nodes of a real
 # Slurm cluster (tests/cluster/slurmcluster), both caching in /dev/shm.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-check-layers.sh: scripts/check-layers passes on the tree and fails,
 # naming file, line and layers, on a copy with an include that goes up.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-doclinks.sh SRC: the project's documentation stands on its own.
 #   - every relative link in README.md and docs/*.md ([text](path),
 #     [text](path#anchor), [ref]: path) names a file or directory of the

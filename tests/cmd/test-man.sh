@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-man.sh BUILD SCR: the man pages (man/*.scd, built with scdoc).
 #   - every page of man/ was built and renders with `man -l` without a
 #     single groff warning;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-scr-cmd.sh SCR: the scr command's print, config, help and version.
 # The kvtree files here are written byte by byte from the description in
 # guide 2.3.4 (printf + gzip's CRC32), independent of our writer.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # case.sh BUILD WORK LINE: run one case of the fault-injection matrix (a line
 # of cases.txt, fields separated by " | ") on simulated nodes of its own and
 # print one result line, fields separated by tabs:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # matrix.sh BUILD [--jobs N] [--only REGEX] [--doc FILE]: the fault-injection
 # matrix.  Runs every case of tests/fault/cases.txt (scheme x fault point x
 # action, and scenarios) on simulated nodes of its own, N at a time

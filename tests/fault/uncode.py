@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """uncode.py PARITY FILEMAP...: make an RS redundancy file look as an
 earlier release wrote it, without the header's CODE key
 (lib/core/ec_file.h), and keep the filemaps that record it consistent.

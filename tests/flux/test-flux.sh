@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-flux.sh BUILD_DIR: SCR inside a Flux instance of simulated nodes
 # (tests/flux/fluxcluster: one broker per node, own hostname and private
 # /tmp and /dev/shm), with the job-shell plugin and scr-prolog as per-rank

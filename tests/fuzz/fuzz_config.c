@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_config.c - libFuzzer target for the config file parser and the
  * SCR_Config string parser.  The input is a config file, loaded from disk
  * as the system and user files are (config_load_file) and also given to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_dsindex.c - libFuzzer target for the index of a scavenged dataset
  * (dsindex.c, `scr index` and the epilog's indexer): the per-rank filemaps
  * a scavenge leaves in <prefix>/.scr/scr.dataset.<id>/.scr/<rank>.scrfilemap, the

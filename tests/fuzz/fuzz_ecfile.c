@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_ecfile.c - libFuzzer target for XOR/RS redundancy files: the header
  * every set member's file starts with (ec_file.c), and the serial rebuild
  * of a scavenged dataset's lost ranks from them (ecfile.c).  The input is

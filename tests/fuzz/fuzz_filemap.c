@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_filemap.c - libFuzzer target for the filemaps in a job's control
  * directory, <cntl>/filemap_<rank>.scrinfo (filemap.c).  The application
  * writes them, so their content is the user's; the epilog reads them as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_flushfile.c - libFuzzer target for the flush file,
  * <prefix>/.scr/flush.scr (pfs.c): where each dataset is (CACHE, PFS) and
  * which one is being flushed.  The input is the flush file: it is read as

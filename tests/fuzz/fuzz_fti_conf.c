@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_fti_conf.c - libFuzzer target for FTI's configuration file as the
  * FTI interface reads it (lib/scr/fti_conf.c over ini.c): the input is the
  * file FTI_Init is given, loaded from disk, and every SCR_Config string it

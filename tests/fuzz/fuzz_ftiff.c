@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_ftiff.c - libFuzzer target for the FTI-FF reader (scr print, and
  * every memory-checkpoint recovery).  The input is a file; its file block's
  * size and self-hash are patched to fit, so the fuzzer gets past them into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_halt.c - libFuzzer target for the halt file, <prefix>/.scr/halt.scr
  * (halt.c), and the times `scr halt` parses.  The input is the halt file:
  * it is read as SCR_Init and every completed checkpoint read it, checked at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_index.c - libFuzzer target for the prefix index,
  * <prefix>/.scr/index.scr (pfs.c).  The input is the index file: it is read
  * as SCR_Init, fetch and `scr index` read it, searched the way fetch picks a

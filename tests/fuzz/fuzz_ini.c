@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_ini.c - libFuzzer target for the INI parser and its typed getters. */
 #include <limits.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_jobopts.c - libFuzzer target for the settings scr-prolog, scr-epilog,
  * the Flux shell plugin and the scr command parse (prolog/jobopts.c): the
  * options the SPANK and Flux plugins pass (from plugstack.conf and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_kvtree_file.c - libFuzzer target for the kvtree file reader.
  * Any input must be rejected or parsed without a crash, leak or overread;
  * what parses must print (`scr print`) and survive a write/read round trip

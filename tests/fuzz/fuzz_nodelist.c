@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_nodelist.c - libFuzzer target for host lists: expansion (scheduler
  * node lists, SCR_JOB_NODES, job.scrinfo NODES), compression (the nodes and
  * down-node lists SCR writes), set differences (`scr run`'s live nodes, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_nodes.c - libFuzzer target for the files that say which nodes a job
  * ran on: <prefix>/.scr/nodes.scr (NODES, the count `scr run` needs for a
  * relaunch), <cntl>/job.scrinfo (PREFIX and NODES, the host list the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_r2f.c - libFuzzer target for the rank2file tree of a dataset on the
  * prefix (r2f.c): .scr/rank2file.scr and the files its levels point to.  The
  * input is an archive of the dataset directory's files (fuzzlib.h).  The

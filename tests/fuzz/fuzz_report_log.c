@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_report_log.c - libFuzzer target for the event-log reader of
  * `scr report` (cmd/report_log.c).  The input is a whole log file: every
  * line goes through rlog_read as `scr report` reads <prefix>/.scr/log, and

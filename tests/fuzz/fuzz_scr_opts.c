@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_scr_opts.c - libFuzzer target for the values of the Slurm options
  * --scr and --scr-spares (slurm-plugin/scr_opts.c), which both plugins
  * check: the SPANK plugin as the user typed them, the job_submit plugin in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_summary.c - libFuzzer target for a dataset's summary on the prefix,
  * <prefix>/.scr/scr.dataset.<id>/.scr/summary.scr (pfs.c).  The input is the
  * summary file: read as fetch reads it (version, COMPLETE, the dataset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzzlib.c - scratch directory, kvtree images that pass their checks, and
  * archives of several files, for the file-parser fuzzers */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzzlib.h - what the fuzzers of SCR's metadata files share.
  *
  * Those parsers read files, so each input is written into a private scratch

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # make-seeds.sh EXAMPLE SCR [OUT]: the fuzzers' seed corpora from a
 # real run (as root: simulated nodes, tests/sim/lib.sh).  Writes real-* seeds
 # into OUT/<fuzzer>/ (default: tests/fuzz/corpus); the hand-made edge cases

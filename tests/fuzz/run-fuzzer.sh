@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run-fuzzer.sh FUZZER SEED_DIR [SECONDS [ARTIFACT_DIR]]: run a libFuzzer
 # target for SECONDS (20) from the committed seeds, in a scratch corpus (the
 # seeds stay untouched).  Fails when the fuzzer finds a crash, leak, hang or

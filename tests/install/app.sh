@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # app.sh - sourced by test-install.sh and test-deb.sh: build
 # examples/cmake-app/counter.c against an installed SCR the two ways an
 # application does (CMake's find_package(SCR), pkg-config) and run each

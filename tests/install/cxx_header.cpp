@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // cxx_header.cpp - scr.h compiles and links as C++ (extern "C" linkage).
 #include <cstring>
 #include <scr.h>

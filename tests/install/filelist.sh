@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # filelist.sh deb|rpm PACKAGE_FILE...: what the packages install, one
 # "<part> <path>" line per file or symlink (directories left out), in a form
 # that is the same for the Debian and the RPM packages of one build, so

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-deb.sh: SCR as distribution packages, tested as installed, on a clean
 # Debian machine (root).
 #   1. copies the source tree into a scratch directory (the checkout is not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-install.sh BUILD_DIR: install into a scratch prefix and build
 # applications against it with pkg-config and with CMake's find_package(SCR),
 # as a user would, and run the example as a one-rank MPI job (app.sh).
@@ -23,6 +24,7 @@ check "header installed" test -f "$dest/include/scr.h"
 pc=$(find "$dest" -name scr.pc | head -1)
 check "pkg-config file installed" test -n "$pc"
 export PKG_CONFIG_PATH=$(dirname "$pc")
+check "the .pc files name the license" sh -c 'grep -qx "License: BSD-3-Clause" "$1" && pkg-config --validate scr' sh "$pc"
 cat >"$dest/app.c" <<'EOC'
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +59,7 @@ cmakedir=$(cd "$cmakedir" 2>/dev/null && pwd)
 check "CMake package installed (SCRConfig.cmake, its version file, SCRTargets.cmake)" \
 	test -f "$cmakedir/SCRConfig.cmake" -a -f "$cmakedir/SCRConfigVersion.cmake" -a -f "$cmakedir/SCRTargets.cmake"
 export CMAKE_PREFIX_PATH=$dest
+check "SCRConfig.cmake names the license" grep -q 'set(SCR_LICENSE "BSD-3-Clause")' "$cmakedir/SCRConfig.cmake"
 app_checks "$dest/counter" "$cc" "$extra" "$cmakedir"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

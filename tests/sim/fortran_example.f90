@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! fortran_example.f90 - the Fortran binding end to end: configure, write a
 ! checkpoint through SCR_ROUTE_FILE, and on the second run restart from it
 ! and check the data; the same for a memory checkpoint (SCR_PROTECT,

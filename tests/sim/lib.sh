@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib.sh - shared by the simulated-node test scripts (source it).
 # Provides: sim_setup NODES, sim_run HOSTS ARGS... (mpirun of the example or
 # any program with the job's SCR settings), check NAME CMD..., finish.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memtest.c - an application that only uses the memory-protect API, for the
  * simulated-node tests (test-mem.sh).
  *

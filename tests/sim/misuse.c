@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* misuse.c - the SCR API called wrongly: every misuse fails with
  * SCR_FAILURE (or NULL) and a message, nothing crashes or hangs.
  * "misuse disabled" runs with SCR_ENABLE=0 and checks the pass-through. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reshape.c - an SCR 3.1 style application for the tests of files at their
  * own paths, shared files and restarts on another number of ranks.
  *

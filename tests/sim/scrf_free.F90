@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! scrf_free.F90 - an SCR v3 program in free form: "use mpi", INCLUDE
 ! 'scrf.h' and the external subroutines of libscrf.
 !

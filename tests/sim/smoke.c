@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* smoke.c - MPI smoke test for the simulated-node harness.
  *
  * Run with 8 ranks on 4 nodes: checks that there are 4 distinct host names

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-async.sh EXAMPLE: asynchronous redundancy (SCR_REDUNDANCY_ASYNC=1) on
 # four simulated nodes, 8 ranks.
 #

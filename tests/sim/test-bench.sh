@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-bench.sh BUILD [CC [CFLAGS]]: bench/run --tiny, so the benchmark never rots, and
 # its comparison with another SCR (--against) end to end.  The "other" SCR
 # is this build, seen through an install-like directory (include/scr.h,

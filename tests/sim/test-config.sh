@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-config.sh EXAMPLE MISUSE: bad configuration and API misuse on
 # simulated nodes.  Every case must end quickly with a clear one-line error
 # naming the parameter or path, on every rank, with no crash and no hang.

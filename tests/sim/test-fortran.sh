@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-fortran.sh PROGRAM: the Fortran module on simulated nodes: a
 # checkpoint written from Fortran, then a restart that checks the data.
 source "$(dirname "$0")/lib.sh"

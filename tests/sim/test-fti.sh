@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-fti.sh HEAT_FTI: an FTI application (examples/heat_fti.c, fti.h) on
 # SCR, 8 ranks on simulated node1-4 (node5 spare).  A reference run
 # without checkpoints prints "step N sum S" for every step; then for each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-full.sh EXAMPLE: a full cache.  node2's /dev/shm (cache and control
 # directory) is a 4 MiB tmpfs: the first checkpoint fits, later ones do not.
 # A checkpoint that does not fit must fail with a message naming the cause,

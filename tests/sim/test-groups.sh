@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-groups.sh EXAMPLE: failure groups and topology on simulated nodes.
 #  - GROUPS= lines put node1+node2 on power supply A and node3+node4 on B;
 #    XOR sets over GROUP=POWER hold one rank of each supply, so losing both

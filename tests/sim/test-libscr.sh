@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-libscr.sh EXAMPLE SCHEME: libscr on simulated nodes with real Open MPI.
 # 8 ranks on node1-4, node5 spare.  Several files per rank, ranks writing no
 # files, sizes from 0 bytes to tens of MiB.  Scenarios:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-mem.sh MEMTEST SCR: the memory-protect API on simulated nodes with real
 # Open MPI (memtest.c: variables that grow, shrink and appear; every byte
 # compared with a replay after recovery).  8 ranks on node1-4, node5 spare.

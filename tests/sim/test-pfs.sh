@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-pfs.sh EXAMPLE SCR: libscr and the parallel file system on simulated
 # nodes: flush, fetch after every cache is wiped, a corrupt file on the PFS,
 # an unwritable prefix, a job killed during a background flush, the halt

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-report.sh EXAMPLE SCR: `scr report` on the event log of a real job
 # on simulated nodes, and the progress lines of long copies.
 #   run 1   XOR, no flush: checkpoints at steps 2 and 4, killed in the one

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-run.sh EXAMPLE SCR: `scr run` with the mpirun adapter on simulated
 # nodes (no scheduler: SCR_JOB_NODES).  8 ranks, node5 spare, XOR.
 #  - node3 dies mid-run: the relaunch leaves it out (health check, asked

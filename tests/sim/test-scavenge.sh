@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-scavenge.sh EXAMPLE SBINDIR: scr-prolog/scr-epilog on simulated nodes
 # without a scheduler (--sched none: SCR_JOB_NODES, SCR_DOWN_NODES), the way
 # a site's Prolog=/Epilog= runs them.  8 ranks on node1-4, checkpoints never

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-scr31.sh RESHAPE EXAMPLE SCR MEMTEST [hdf5|nohdf5]: SCR 3.1 applications on
 # simulated nodes, each with the failure it exists for.  RESHAPE
 # (tests/sim/reshape.c) spreads a global array over the ranks and restarts

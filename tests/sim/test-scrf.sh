@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-scrf.sh FIXED FREE: SCR v3's Fortran interface (INCLUDE 'scrf.h',
 # the external subroutines of libscrf) on simulated nodes, through a lost
 # node.  FIXED is tests/sim/scrf_fixed.F (fixed form, mpif.h), FREE is

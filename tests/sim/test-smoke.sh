@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test-smoke.sh SMOKE: the simulated-node harness end to end.
 # 8 ranks on 4 nodes with private /tmp and /dev/shm; then kill and wipe a
 # node and check a launch onto it fails fast, and that stop leaves nothing.

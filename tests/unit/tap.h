@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tap.h - a tiny TAP producer for SCR's unit tests.
  *
  * ok() records one check; done_testing() prints the plan and returns the

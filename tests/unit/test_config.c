@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_config.c - sources, precedence, parser warnings, SCR_Config */
 #include "config.h"
 #include "tap.h"

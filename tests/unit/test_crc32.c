@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_crc32.c - crc32_update gives zlib's values, chained or whole */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_crcseg.c - per-file CRC32 from interleaved streams equals the CRC of
  * each whole file; bytes out of order or missing are reported, not guessed */
 #include <stdlib.h>

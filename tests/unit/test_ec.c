@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_ec.c - the erasure code without MPI: encode by summing every
  * process's contributions as the reduce-scatter does, lose up to m
  * processes, recover by summing the survivors' contributions, compare.

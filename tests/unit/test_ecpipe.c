@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_ecpipe.c - the XOR encode's pieces (ecpipe.h): ec_xor_slots equals
  * a byte-by-byte XOR for any slot count, skipped slot, length and
  * alignment, and writes nothing past len; ec_trade_at delivers slot r of

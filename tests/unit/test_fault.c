@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_fault.c - fault points: unarmed, armed for another point or rank,
  * the N-th hit killing the process, malformed specs, the write faults
  * (enospc, eio, short) on the next io.c write, and the node action: refused

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_filepool.c - kept files are taken over by size, cut to the length
  * asked for, never through a link, and unlinked by drain and sweep */
 #include <dirent.h>

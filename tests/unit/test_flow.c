@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_flow.c - the flush/fetch window: every process works once, no more
  * than width at a time, rank 0 inside the first window (not alone before
  * it), and after a failure later processes skip their work and everyone

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_fti_conf.c - FTI's configuration file: the keys FTI documents, their
  * checks, warnings with file:line, and the SCR settings they become */
 #include "fti_conf.h"

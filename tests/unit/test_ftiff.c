@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_ftiff.c - FTI-FF layout (the specification's worked example),
  * encoding round trip, and damage detection */
 #include <fcntl.h>

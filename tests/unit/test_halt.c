@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_halt.c - halt conditions: time parsing, each condition, the file */
 #include <time.h>
 

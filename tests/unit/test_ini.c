@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_ini.c - the INI parser: syntax, case, comments, quoting, errors with
  * file:line, typed getters */
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_io.c - full reads/writes, copies with CRC, logical concatenation */
 #include <errno.h>
 #include <sched.h>

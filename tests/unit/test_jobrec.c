@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_jobrec.c - the prefix and nodes a run records for the epilog */
 #include <sys/stat.h>
 

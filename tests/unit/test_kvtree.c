@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_kvtree.c - tree operations, key/value helpers, pack/unpack */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_kvtree_file.c - the file format of guide 2.3.4, byte for byte, and
  * every way a file can be damaged */
 #include <errno.h>

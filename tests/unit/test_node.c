@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_node.c - node storage (prolog/node.c), privilege-dropping runs
  * (privs.c), the job settings (jobopts.c) and the serial rank2file writer
  * (dsindex.c) */

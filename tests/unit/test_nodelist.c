@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_nodelist.c - expand, compress, minus, intersect */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_path.c - path components, reduce, relative, is-under */
 #include <stdlib.h>
 #include <string.h>

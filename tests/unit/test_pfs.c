@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_pfs.c - the prefix index's prune list (SCR_PREFIX_SIZE): the oldest
  * usable checkpoints go, never a base a staying dataset builds on */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_place.c - datasets staged on the prefix and moved to the
  * application's own paths (place.c), and the whole rank2file tree read by
  * one process (r2f_read_all): placement finished by a second try, a dataset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_progress.c - progress lines: throttled by time, off by default,
  * percent and rate in the line, a last line only after a progress line */
 #include <string.h>

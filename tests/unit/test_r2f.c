@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_r2f.c - the rank2file tree for a very large simulated job, without
  * MPI: ranks are grouped level by level with r2f_assign (the grouping the
  * MPI code computes with scans), files are written, then the tree is read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_report_log.c - `scr report`'s reading of the event log: good lines
  * old and new, every kind of bad line skipped and counted, and the jobs,
  * runs, checkpoints, flushes, restarts and failures rebuilt from them */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_ring.c - the ring XOR reduce-scatter gives every process what
  * MPI_Reduce_scatter with MPI_BXOR gives, for equal blocks, uneven and
  * empty blocks (recovery sends to the lost processes only), odd lengths

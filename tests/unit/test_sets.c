@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_sets.c - redundancy sets never hold two ranks of one failure group */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_spread.c - the RS code of spread.h without MPI: every member encodes
  * its slices and the receivers their parity; then for every pattern of up
  * to m lost members the survivors solve for the lost slices, the lost

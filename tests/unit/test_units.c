@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_units.c - byte counts, strict numbers and the clock */
 #include <string.h>
 #include <unistd.h>

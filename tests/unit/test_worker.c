@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_worker.c - tasks run on the helper thread, concurrently with the
  * caller, one at a time and in order; inline mode runs them on the caller */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_wtrack.c - the kernel reports exactly the pages written between two
  * scans (by the CPU and by a read() into them), refuses memory it cannot
  * track, and gives up on a range remapped behind its back */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* testutil.h - helpers shared by unit tests: temp dirs and whole files */
 #ifndef SCR_TESTUTIL_H
 #define SCR_TESTUTIL_H

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! version.F90 - SCR v3's Fortran interface from an installed SCR, free form:
 ! prints SCR_GET_VERSION's string, exit status 1 unless it names v3.1.0.
 ! Every other subroutine is called in a branch that never runs, so the

@@ -1,3 +1,4 @@
+C SPDX-License-Identifier: BSD-3-Clause
 ! version.f - SCR v3's Fortran interface from an installed SCR, fixed
 ! form (scrf.h read with statements from column 7, cut at column 72):
 ! prints SCR_GET_VERSION's string, exit status 1 unless it names v3.1.0.

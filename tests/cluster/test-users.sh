@@ -27,7 +27,10 @@ cluster_setup "$(cd "${1:?usage: test-users.sh BUILD_DIR}" && pwd)" 3 timeout=20
 . "$cdir/san.sh" && san_clients "$cl" # SCR_CLUSTER_SANITIZE: sanitizer mode
 
 user1=$user work1=$work user2=scrtest2 work2=$base/work2
-id "$user2" >/dev/null 2>&1 || useradd --create-home --shell /bin/bash "$user2" ||
+# under the lock slurmcluster takes for its user (a sanitized run of this
+# test may start beside this one)
+flock /run/scr-slurmcluster.lock sh -c 'id "$1" >/dev/null 2>&1 ||
+	useradd --create-home --shell /bin/bash "$1"' sh "$user2" ||
 	{ echo "not ok - cannot create user $user2"; exit 1; }
 mkdir -p "$work2" && chown "$user2:" "$work2"
 # work directories as users often have them: readable by all, so only the

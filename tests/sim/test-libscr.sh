@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test-libscr.sh EXAMPLE SCHEME: libscr on simulated nodes with real Open MPI.
 # 8 ranks on node1-4, node5 spare.  Several files per rank, ranks writing no
-# files, sizes from 0 bytes to tens of MiB.  Scenarios:
+# files, sizes from 0 bytes to tens of MiB.  Scenarios (only (a) and (b)
+# with SIM_QUICK=1):
 #  (a) rerun on the same nodes: restart from cache, every byte verified
 #  (b) node3 lost and wiped, rerun on survivors + spare: PARTNER/XOR/RS restart
 #      from the rebuilt cache, SINGLE reports the loss
@@ -66,6 +67,13 @@ else
 		sim_run "$out/b" "$SURV" "$ex" --steps 4 --files 3 --size 65536 --expect-restart 0
 	check "$scheme (b): the loss is reported" \
 		has "$out/b" "dataset 4 cannot be rebuilt from cache: the files of rank [45] are lost"
+fi
+
+# SIM_QUICK=1 (scripts/test --quick): a restart from cache and a lost node
+# per scheme, nothing more
+if [ "${SIM_QUICK:-0}" = 1 ]; then
+	finish
+	exit
 fi
 
 # ---- (c) two nodes of every set lost ----

@@ -89,7 +89,7 @@ static void cmd_job_probe_some(cmd_job_t *j, const char *self, const nodelist_t 
     argv_t cmd = {0};
     j->launcher->per_node(j->launcher, &cmd, nodes, 2, args);
     char *out = NULL;
-    launch_run(cmd.argv, &out);
+    launch_run_said(cmd.argv, &out, "scr: node check");
     argv_free(&cmd);
     for (char *line = out, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -205,7 +205,7 @@ int cmd_job_postrun(cmd_job_t *j)
     j->launcher->per_node(j->launcher, &cmd, live, 2, args);
     printf("scr postrun: scavenging from %d nodes\n", nodelist_count(live));
     fflush(stdout);
-    launch_run(cmd.argv, NULL);
+    launch_run_said(cmd.argv, NULL, "scr postrun");
     argv_free(&cmd);
     nodelist_delete(&live);
     lifecycle_use_recorded(&j->o, NULL);

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* launch.c - launcher adapters of `scr run` */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launch.h"
@@ -200,7 +202,83 @@ const launcher_t *launch_get(const char *name)
     return NULL;
 }
 
-int launch_run(char **argv, char **out_text)
+/* A wait that says what it waits for: after LAUNCH_WAIT_SAY seconds, and
+ * again every LAUNCH_WAIT_SAY seconds, one line naming the command and pid,
+ * so a stalled step explains itself in the job's output. */
+#define LAUNCH_WAIT_SAY 5.0
+
+typedef struct {
+    const char *who; /* NULL: wait quietly (the application itself) */
+    double t0, next;
+    char what[512];
+} launch_wait_t;
+
+static double launch_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void launch_wait_start(launch_wait_t *w, const char *who, char **argv)
+{
+    w->who = who;
+    w->t0 = launch_now();
+    w->next = w->t0 + LAUNCH_WAIT_SAY;
+    size_t len = 0;
+    w->what[0] = '\0';
+    for (int i = 0; argv[i] && len + 2 < sizeof(w->what); i++) {
+        int n =
+            snprintf(w->what + len, sizeof(w->what) - len, "%s%s", i ? " " : "", argv[i]);
+        if (n < 0 || (size_t)n >= sizeof(w->what) - len) {
+            snprintf(w->what + sizeof(w->what) - 4, 4, "...");
+            break;
+        }
+        len += (size_t)n;
+    }
+}
+
+static void launch_wait_tick(launch_wait_t *w, pid_t pid)
+{
+    double now = launch_now();
+    if (!w->who || now < w->next)
+        return;
+    printf("%s: still waiting after %.0f s for %s (pid %d)\n", w->who, now - w->t0,
+           w->what, (int)pid);
+    fflush(stdout);
+    while (w->next <= now)
+        w->next += LAUNCH_WAIT_SAY;
+}
+
+/* read the child's stdout to the end (out_text mode), the pipe polled so
+ * the wait can still be reported */
+static char *launch_read_out(int fd, launch_wait_t *w, pid_t pid)
+{
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    for (;;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, 100);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r <= 0) {
+            launch_wait_tick(w, pid);
+            continue;
+        }
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        if (cap - len < 1024)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+int launch_run_said(char **argv, char **out_text, const char *who)
 {
     int pfd[2] = {-1, -1};
     if (out_text && pipe(pfd) < 0)
@@ -220,26 +298,30 @@ int launch_run(char **argv, char **out_text)
         fprintf(stderr, "scr run: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    launch_wait_t w;
+    launch_wait_start(&w, who, argv);
     if (out_text) {
         close(pfd[1]);
-        size_t len = 0, cap = 4096;
-        char *buf = malloc(cap);
-        ssize_t n;
-        while ((n = read(pfd[0], buf + len, cap - len - 1)) > 0 ||
-               (n < 0 && errno == EINTR)) {
-            if (n < 0)
-                continue;
-            len += (size_t)n;
-            if (cap - len < 1024)
-                buf = realloc(buf, cap *= 2);
-        }
-        buf[len] = '\0';
+        *out_text = launch_read_out(pfd[0], &w, pid);
         close(pfd[0]);
-        *out_text = buf;
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
+    for (;;) {
+        pid_t r = waitpid(pid, &status, who ? WNOHANG : 0);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR)
             return 127;
+        if (r == 0) {
+            struct timespec nap = {0, 100 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+            launch_wait_tick(&w, pid);
+        }
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int launch_run(char **argv, char **out_text)
+{
+    return launch_run_said(argv, out_text, NULL);
 }

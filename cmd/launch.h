@@ -58,4 +58,9 @@ int launch_user_nodes(const launcher_t *l, int uargc, char **uargv);
  * (caller frees), else through.  Returns the exit status (128+sig if killed). */
 int launch_run(char **argv, char **out_text);
 
+/* launch_run for a step that should end soon (a scavenge, a probe): once it
+ * has taken 5 s, and every 5 s after, one line "WHO: still waiting after N
+ * s for COMMAND (pid P)" on stdout */
+int launch_run_said(char **argv, char **out_text, const char *who);
+
 #endif

@@ -461,11 +461,14 @@ int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
 }
 
 /* read the job's scavenge file at path every 0.2 s until done says so
- * (0), or timeout seconds have passed (1) */
-static int scavenge_poll(const char *path, double timeout,
+ * (0), or timeout seconds have passed (1); after 5 s, and every 5 s after,
+ * one line says what it waits for (what), so a stalled epilog explains
+ * itself */
+static int scavenge_poll(const char *path, double timeout, const char *what,
                          int (*done)(kvtree_t *t, void *arg), void *arg)
 {
     struct timespec nap = {0, 200 * 1000 * 1000};
+    double say = 5;
     for (double waited = 0;; waited += 0.2) {
         kvtree_t *t = kvtree_new();
         kvtree_read_with_lock(path, t, NULL);
@@ -475,6 +478,11 @@ static int scavenge_poll(const char *path, double timeout,
             return 0;
         if (waited >= timeout)
             return 1;
+        if (waited >= say) {
+            log_msg("scavenge: still waiting after %.0f s (of %.0f) for %s in %s", waited,
+                    timeout, what, path);
+            say += 5;
+        }
         nanosleep(&nap, NULL);
     }
 }
@@ -498,7 +506,9 @@ int scavenge_wait_try(const char *prefix, const char *jobid, int try, const char
     char path[4400];
     scavenge_job_file(prefix, jobid, path, sizeof(path));
     phase_arg_t a = {try, phase, live};
-    return scavenge_poll(path, timeout, scavenge_phase_done, &a);
+    char what[256];
+    snprintf(what, sizeof(what), "every live node to reach %s (round %d)", phase, try);
+    return scavenge_poll(path, timeout, what, scavenge_phase_done, &a);
 }
 
 int scavenge_job_newest(const char *prefix, const char *jobid)
@@ -553,7 +563,9 @@ int scavenge_verdict_wait(const char *prefix, const char *jobid, int try, double
     char path[4400];
     scavenge_job_file(prefix, jobid, path, sizeof(path));
     verdict_wait_t a = {try, id, ok};
-    return scavenge_poll(path, timeout, scavenge_verdict_in, &a);
+    char what[64];
+    snprintf(what, sizeof(what), "the verdict of round %d", try);
+    return scavenge_poll(path, timeout, what, scavenge_verdict_in, &a);
 }
 
 nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try)

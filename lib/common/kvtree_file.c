@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "crc32.h"
 #include "io.h"
 #include "kvtree.h"
+#include "log.h"
 
 static void put_u16(unsigned char *p, uint16_t v)
 {
@@ -227,6 +229,35 @@ int kvtree_read_file(const char *path, kvtree_t *t, scr_error_t *err)
     return rc;
 }
 
+/* take the lock on fd, waiting as long as it takes; once the wait has taken
+ * 5 s, and every 5 s after, one line names the lock and its holder (a
+ * stalled scavenge or index explains itself) */
+static int kvtree_lock_wait(int fd, int type, const char *lpath, scr_error_t *err)
+{
+    struct flock fl = {.l_type = (short)type, .l_whence = SEEK_SET};
+    long nap_ns = 1000 * 1000; /* 1 ms, doubling to 50 ms: a short wait stays short */
+    double waited = 0, say = 5;
+    for (;;) {
+        if (fcntl(fd, F_SETLK, &fl) == 0)
+            return 0;
+        if (errno != EINTR && errno != EAGAIN && errno != EACCES)
+            return errprintf(err, "lock %s: %s", lpath, strerror(errno));
+        if (waited >= say) {
+            struct flock who = {.l_type = (short)type, .l_whence = SEEK_SET};
+            int holder =
+                fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK ? who.l_pid : 0;
+            log_msg("still waiting after %.0f s for the lock on %s (held by pid %d)",
+                    waited, lpath, holder);
+            say += 5;
+        }
+        struct timespec nap = {0, nap_ns};
+        nanosleep(&nap, NULL);
+        waited += (double)nap_ns / 1e9;
+        if (nap_ns < 50 * 1000 * 1000)
+            nap_ns *= 2;
+    }
+}
+
 static int kvtree_lock(const char *path, int type, int *lockfd, scr_error_t *err)
 {
     char lpath[4096];
@@ -235,13 +266,9 @@ static int kvtree_lock(const char *path, int type, int *lockfd, scr_error_t *err
     int fd = open(lpath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)
         return errprintf(err, "open %s: %s", lpath, strerror(errno));
-    struct flock fl = {.l_type = (short)type, .l_whence = SEEK_SET};
-    while (fcntl(fd, F_SETLKW, &fl) < 0) {
-        if (errno != EINTR) {
-            errprintf(err, "lock %s: %s", lpath, strerror(errno));
-            close(fd);
-            return -1;
-        }
+    if (kvtree_lock_wait(fd, type, lpath, err) < 0) {
+        close(fd);
+        return -1;
     }
     *lockfd = fd;
     return 0;

@@ -2,10 +2,12 @@
 /* test_kvtree_file.c - the file format of guide 2.3.4, byte for byte, and
  * every way a file can be damaged */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "kvtree.h"
@@ -208,6 +210,60 @@ static void test_lock(void)
     kvtree_delete(&t);
 }
 
+/* a wait for the lock says, after 5 s, what it waits for and who holds it */
+static void test_lock_wait_said(void)
+{
+    char path[4200], lpath[4300], errf[4300];
+    snprintf(path, sizeof(path), "%s/held.scr", dir);
+    snprintf(lpath, sizeof(lpath), "%s.lock", path);
+    snprintf(errf, sizeof(errf), "%s/stderr.txt", dir);
+    int go[2];
+    if (pipe(go) < 0)
+        return;
+    pid_t holder = fork();
+    if (holder == 0) {
+        int fd = open(lpath, O_RDWR | O_CREAT, 0600);
+        struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+        if (fd < 0 || fcntl(fd, F_SETLK, &fl) < 0)
+            _exit(1);
+        if (write(go[1], "x", 1) != 1)
+            _exit(1);
+        struct timespec hold = {5, 600 * 1000 * 1000};
+        nanosleep(&hold, NULL);
+        _exit(0);
+    }
+    char c;
+    ok(read(go[0], &c, 1) == 1, "a child holds the lock");
+    fflush(stderr);
+    int saved = dup(2), efd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(efd, 2);
+    kvtree_t *t = kvtree_new();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    kvtree_read_with_lock(path, t, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took =
+        (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(efd);
+    waitpid(holder, NULL, 0);
+    char want[4400], got[8192] = "";
+    snprintf(want, sizeof(want),
+             "still waiting after 5 s for the lock on %s (held by pid %d)", lpath,
+             (int)holder);
+    FILE *f = fopen(errf, "r");
+    size_t n = f ? fread(got, 1, sizeof(got) - 1, f) : 0;
+    got[n] = '\0';
+    if (f)
+        fclose(f);
+    ok(took >= 5.0 && took < 30, "the read waited for the holder (%.1f s)", took);
+    ok(strstr(got, want) != NULL, "the wait names the lock and its holder: %s", got);
+    ok(strstr(got, "after 10 s") == NULL, "and says it once in 5.6 s");
+    kvtree_delete(&t);
+}
+
 /* On a full file system a write fails and the old file survives intact. */
 static void test_full_fs(void)
 {
@@ -251,6 +307,7 @@ int main(void)
     test_damage();
     test_files();
     test_lock();
+    test_lock_wait_said();
     test_full_fs();
     tu_rmrf(dir);
     free(dir);

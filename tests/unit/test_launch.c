@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_launch.c - launch_run and launch_run_said (cmd/launch.c): exit
+ * statuses, captured output, and a wait that says what it waits for */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "launch.h"
+#include "tap.h"
+
+/* run f with stdout going to a file; returns what it printed (static) */
+static const char *captured(int (*f)(void *), void *arg, int *rc)
+{
+    static char got[8192];
+    char path[] = "/tmp/test_launch.XXXXXX";
+    int fd = mkstemp(path);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    *rc = f(arg);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    ssize_t n = pread(fd, got, sizeof(got) - 1, 0);
+    got[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+    return got;
+}
+
+static char *sleeper[] = {"sh", "-c", "sleep 5.6; echo done-sleeping", NULL};
+
+static int run_said(void *out)
+{
+    return launch_run_said(sleeper, out, "tester");
+}
+
+static int run_quiet(void *out)
+{
+    (void)out;
+    return launch_run((char *[]){"sh", "-c", "exit 3", NULL}, NULL);
+}
+
+int main(void)
+{
+    int rc;
+    char *out = NULL;
+    const char *said = captured(run_said, &out, &rc);
+    ok(rc == 0, "the step's exit status: %d", rc);
+    ok(out && strcmp(out, "done-sleeping\n") == 0, "its output captured: %s",
+       out ? out : "");
+    ok(strstr(said,
+              "tester: still waiting after 5 s for sh -c sleep 5.6; echo done-sleeping "
+              "(pid ") != NULL,
+       "a wait of 5 s says what it waits for: %s", said);
+    ok(strstr(said, "after 10 s") == NULL, "once in 5.6 s");
+    free(out);
+    said = captured(run_quiet, NULL, &rc);
+    ok(rc == 3 && said[0] == '\0', "launch_run is quiet and returns the status (%d)", rc);
+    ok(launch_run((char *[]){"/nonexistent/prog", NULL}, NULL) == 127,
+       "a missing program: 127");
+    ok(launch_run((char *[]){"sh", "-c", "kill -9 $$", NULL}, NULL) == 137,
+       "killed: 128+9");
+    return done_testing();
+}

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
+! SPDX-License-Identifier: BSD-3-Clause
 ! scrf.h - SCR's constants for Fortran programs that call the external
 ! subroutines of libscrf (SCR_INIT(IERROR), SCR_ROUTE_FILE(NAME, FILE,
 ! IERROR), ...), as SCR v3 programs do:

@@ -21,7 +21,7 @@
  * part of the encode) and time the scheme's work from a barrier to the
  * slowest rank's end.  The copy or parity is written over the previous
  * call's, whose pages are there, as a library that keeps evicted files
- * does (lib/scr/filepool.c); the last call (last != 0) removes it.
+ * does (lib/common/filepool.c); the last call (last != 0) removes it.
  */
 #ifndef SCR_BENCH_BARE_H
 #define SCR_BENCH_BARE_H
@@ -40,7 +40,7 @@
 
 #include "benchutil.h"
 
-#define BARE_PARTNER_PIECE (4 << 20) /* XFER_SYNC_PIECE of lib/scr/xfer.h */
+#define BARE_PARTNER_PIECE (4 << 20) /* XFER_SYNC_PIECE of lib/red/xfer.h */
 #define BARE_XOR_PIECE (512 << 10)   /* the XOR encode's pieces, set of 4 */
 
 typedef struct {

@@ -2,7 +2,7 @@
 /* report_log.h - read SCR's event log (<prefix>/.scr/log) for `scr report`.
  *
  * A line is   <ISO time> <unix time> event=<NAME> job=<id> [key=value ...]
- * written by libscr's rank 0 (lib/scr/evlog.c) and by the epilog and the
+ * written by libscr's rank 0 (lib/base/evlog.c) and by the epilog and the
  * scr command (SCAVENGE, INDEX).  Keys are lowercase, values have no
  * spaces; newer lines carry more keys (time= with milliseconds, type=,
  * init_secs=), so a reader takes what a line has and never requires them.

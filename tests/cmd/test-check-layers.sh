@@ -17,8 +17,8 @@ t() {
 t "the tree keeps its layers" "$check" "$top"
 copy() {
 	rm -rf "$tmp/src" && mkdir -p "$tmp/src"
-	(cd "$top" && cp -r --parents lib/common lib/core lib/scr lib/include pmix prolog \
-		slurm-plugin flux-plugin cmd "$tmp/src/")
+	(cd "$top" && cp -r --parents lib/common lib/core lib/base lib/red lib/mem lib/fti lib/scr \
+		lib/include pmix prolog slurm-plugin flux-plugin cmd "$tmp/src/")
 }
 plant() { # plant FILE INCLUDE: add an include at the top of FILE in the copy
 	sed -i "1a #include \"$2\"" "$tmp/src/$1"
@@ -35,11 +35,21 @@ planted() { # planted NAME FILE HEADER PATTERN: a fresh copy with FILE including
 planted "core may not include prolog" lib/core/pfs.c lifecycle.h \
 	'lib/core/pfs.c:2: includes prolog/lifecycle.h, but lib/core may use only: lib/common lib/core'
 planted "prolog may not include the MPI library" prolog/node.c desc.h \
-	'prolog/node.c:2: includes lib/scr/desc.h'
+	'prolog/node.c:2: includes lib/base/desc.h'
 planted "the library may not include prolog" lib/scr/api_init.c scavenge.h \
 	'lib/scr/api_init.c:2: includes prolog/scavenge.h'
 planted "cmd may not include the MPI library" cmd/scr.c scr_ctx.h \
-	'cmd/scr.c:2: includes lib/scr/scr_ctx.h'
+	'cmd/scr.c:2: includes lib/base/scr_ctx.h'
+planted "cmd may not include the library's API either" cmd/scr.c fetch.h \
+	'cmd/scr.c:2: includes lib/scr/fetch.h'
+planted "the redundancy schemes may not include the API" lib/red/red.c fetch.h \
+	'lib/red/red.c:2: includes lib/scr/fetch.h, but lib/red may use only: lib/common lib/core lib/base lib/red'
+planted "the library context may not include a scheme" lib/base/cache.c red.h \
+	'lib/base/cache.c:2: includes lib/red/red.h, but lib/base may use only: lib/common lib/core pmix lib/base'
+planted "the memory API may not include the FTI layer" lib/mem/mem.c fti_conf.h \
+	'lib/mem/mem.c:2: includes lib/fti/fti_conf.h'
+planted "the FTI layer may not reach past the memory API" lib/fti/fti.c redbg.h \
+	'lib/fti/fti.c:2: includes lib/red/redbg.h, but lib/fti may use only: lib/common lib/core lib/mem lib/fti lib/include'
 planted "an adapter may not include cmd" slurm-plugin/sched_slurm.c cmd.h \
 	'slurm-plugin/sched_slurm.c:2: includes cmd/cmd.h'
 planted "an unknown header is named" lib/common/io.c nosuch.h \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_fti_conf.c - libFuzzer target for FTI's configuration file as the
- * FTI interface reads it (lib/scr/fti_conf.c over ini.c): the input is the
+ * FTI interface reads it (lib/fti/fti_conf.c over ini.c): the input is the
  * file FTI_Init is given, loaded from disk, and every SCR_Config string it
  * turns into is set as FTI_Init sets it.  A file must load or fail with a
  * one-line reason; each setting must be one SCR_Config accepts. */

@@ -2,7 +2,7 @@
 /* fuzz_r2f.c - libFuzzer target for the rank2file tree of a dataset on the
  * prefix (r2f.c): .scr/rank2file.scr and the files its levels point to.  The
  * input is an archive of the dataset directory's files (fuzzlib.h).  The
- * tree is walked the way r2f_read_tree (lib/scr/r2f_mpi.c) does for a job
+ * tree is walked the way r2f_read_tree (lib/base/r2f_mpi.c) does for a job
  * of four ranks, replayed in one process: every file through r2f_read_file
  * and r2f_parse, pointers handed to rank reader % 4, entries to their rank.
  * Each level reads files the previous one named, so a walk that outlasts

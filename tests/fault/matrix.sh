@@ -3,7 +3,7 @@
 # matrix.sh BUILD [--jobs N] [--only REGEX] [--doc FILE]: the fault-injection
 # matrix.  Runs every case of tests/fault/cases.txt (scheme x fault point x
 # action, and scenarios) on simulated nodes of its own, N at a time
-# (default 3), compares what happened with what the table expects, and
+# (default 3, or SCR_MATRIX_JOBS), compares what happened with what the table expects, and
 # writes the report (default: docs/fault-matrix.md of this checkout).
 #
 # A case fails when the restart differs from the expected one, the fault
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "${1:?usage: matrix.sh BUILD [--jobs N] [--only REGEX] [--doc FILE]}" && pwd)
 shift
-jobs=3 only="" doc=""
+jobs=${SCR_MATRIX_JOBS:-3} only="" doc=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--jobs) jobs=$2; shift 2 ;;

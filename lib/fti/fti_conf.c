@@ -16,71 +16,81 @@ typedef enum { KEY_INT, KEY_BOOL, KEY_PATH, KEY_STR } key_kind_t;
 #define NO_FIELD ((size_t)-1)
 #define FIELD(f) offsetof(fti_conf_t, f)
 
+/* FTI checks a key's range only where the feature that uses it is on; its
+ * own configuration template carries values such as dcp_block_size = -1
+ * with enable_dcp = 0 */
+typedef enum {
+    WHEN_ALWAYS,
+    WHEN_DCP,   /* enable_dcp = 1 */
+    WHEN_L2_L3, /* ckpt_l2 or ckpt_l3 > 0: the groups exist */
+} key_when_t;
+
 typedef struct {
     const char *section, *key;
     key_kind_t kind;
     long min, max;
     size_t field;
+    key_when_t when;
 } key_info_t;
 
 /* every key FTI documents or reads, with the values FTI accepts */
 static const key_info_t keys[] = {
-    {"basic", "head", KEY_INT, 0, 1, FIELD(head)},
-    {"basic", "node_size", KEY_INT, 1, INT_MAX, NO_FIELD},
-    {"basic", "ckpt_dir", KEY_PATH, 0, 0, FIELD(ckpt_dir)},
-    {"basic", "glbl_dir", KEY_PATH, 0, 0, FIELD(glbl_dir)},
-    {"basic", "meta_dir", KEY_STR, 0, 0, NO_FIELD},
-    {"basic", "glbl_stash_dir", KEY_STR, 0, 0, NO_FIELD},
-    {"basic", "ckpt_l1", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[1])},
-    {"basic", "ckpt_l2", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[2])},
-    {"basic", "ckpt_l3", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[3])},
-    {"basic", "ckpt_l4", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[4])},
-    {"basic", "dcp_l4", KEY_INT, 0, INT_MAX, FIELD(dcp_l4)},
-    {"basic", "inline_l2", KEY_INT, 0, 1, NO_FIELD},
-    {"basic", "inline_l3", KEY_INT, 0, 1, NO_FIELD},
-    {"basic", "inline_l4", KEY_INT, 0, 1, NO_FIELD},
-    {"basic", "keep_last_ckpt", KEY_BOOL, 0, 1, FIELD(keep_last_ckpt)},
-    {"basic", "keep_l4_ckpt", KEY_BOOL, 0, 1, FIELD(keep_l4_ckpt)},
-    {"basic", "keep_heads_alive", KEY_BOOL, 0, 1, NO_FIELD},
-    {"basic", "group_size", KEY_INT, 2, 32, FIELD(group_size)},
-    {"basic", "max_sync_intv", KEY_INT, -1, INT_MAX, FIELD(max_sync_intv)},
-    {"basic", "ckpt_io", KEY_INT, 1, 6, NO_FIELD},
-    {"basic", "enable_staging", KEY_BOOL, 0, 1, NO_FIELD},
-    {"basic", "enable_dcp", KEY_BOOL, 0, 1, FIELD(enable_dcp)},
-    {"basic", "dcp_mode", KEY_INT, 0, 2, NO_FIELD},
-    {"basic", "dcp_block_size", KEY_INT, 512, 65535, FIELD(dcp_block_size)},
-    {"basic", "dcp_stack_size", KEY_INT, 1, INT_MAX, NO_FIELD},
-    {"basic", "cacheddcp", KEY_INT, 0, 1, NO_FIELD},
-    {"basic", "verbosity", KEY_INT, 1, 3, FIELD(verbosity)},
-    {"basic", "max_var_id", KEY_INT, 1, INT_MAX, FIELD(max_var_id)},
-    {"basic", "h5_single_file_enable", KEY_BOOL, 0, 1, NO_FIELD},
-    {"basic", "h5_single_file_keep", KEY_BOOL, 0, 1, NO_FIELD},
-    {"basic", "h5_single_file_inline", KEY_BOOL, 0, 1, NO_FIELD},
-    {"basic", "h5_single_file_dir", KEY_STR, 0, 0, NO_FIELD},
-    {"basic", "h5_single_file_prefix", KEY_STR, 0, 0, NO_FIELD},
-    {"restart", "failure", KEY_INT, 0, 3, NO_FIELD},
-    {"restart", "exec_id", KEY_STR, 0, 0, NO_FIELD},
-    {"advanced", "block_size", KEY_INT, 1, 2048, FIELD(block_size)},
-    {"advanced", "transfer_size", KEY_INT, 1, 1024, FIELD(transfer_size)},
-    {"advanced", "mpi_tag", KEY_INT, 0, INT_MAX, NO_FIELD},
-    {"advanced", "general_tag", KEY_INT, 0, INT_MAX, NO_FIELD},
-    {"advanced", "ckpt_tag", KEY_INT, 0, INT_MAX, NO_FIELD},
-    {"advanced", "stage_tag", KEY_INT, 0, INT_MAX, NO_FIELD},
-    {"advanced", "final_tag", KEY_INT, 0, INT_MAX, NO_FIELD},
-    {"advanced", "local_test", KEY_INT, 0, 1, NO_FIELD},
-    {"advanced", "fast_forward", KEY_INT, 1, 10, FIELD(fast_forward)},
-    {"advanced", "gpu_host_bufsize", KEY_INT, 1, LONG_MAX, NO_FIELD},
-    {"advanced", "lustre_striping_unit", KEY_INT, -1, LONG_MAX, NO_FIELD},
-    {"advanced", "lustre_striping_factor", KEY_INT, -1, LONG_MAX, NO_FIELD},
-    {"advanced", "lustre_striping_offset", KEY_INT, -1, LONG_MAX, NO_FIELD},
-    {"advanced", "lustre_stiping_unit", KEY_INT, -1, LONG_MAX, NO_FIELD},
-    {"advanced", "lustre_stiping_factor", KEY_INT, -1, LONG_MAX, NO_FIELD},
-    {"advanced", "lustre_stiping_offset", KEY_INT, -1, LONG_MAX, NO_FIELD},
-    {"injection", "rank", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD},
-    {"injection", "index", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD},
-    {"injection", "position", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD},
-    {"injection", "number", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD},
-    {"injection", "frequency", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD},
+    {"basic", "head", KEY_INT, 0, 1, FIELD(head), WHEN_ALWAYS},
+    {"basic", "node_size", KEY_INT, 1, INT_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "ckpt_dir", KEY_PATH, 0, 0, FIELD(ckpt_dir), WHEN_ALWAYS},
+    {"basic", "glbl_dir", KEY_PATH, 0, 0, FIELD(glbl_dir), WHEN_ALWAYS},
+    {"basic", "meta_dir", KEY_STR, 0, 0, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "glbl_stash_dir", KEY_STR, 0, 0, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "ckpt_l1", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[1]), WHEN_ALWAYS},
+    {"basic", "ckpt_l2", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[2]), WHEN_ALWAYS},
+    {"basic", "ckpt_l3", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[3]), WHEN_ALWAYS},
+    {"basic", "ckpt_l4", KEY_INT, -1, INT_MAX, FIELD(ckpt_l[4]), WHEN_ALWAYS},
+    {"basic", "dcp_l4", KEY_INT, 0, INT_MAX, FIELD(dcp_l4), WHEN_ALWAYS},
+    {"basic", "inline_l2", KEY_INT, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "inline_l3", KEY_INT, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "inline_l4", KEY_INT, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "keep_last_ckpt", KEY_BOOL, 0, 1, FIELD(keep_last_ckpt), WHEN_ALWAYS},
+    {"basic", "keep_l4_ckpt", KEY_BOOL, 0, 1, FIELD(keep_l4_ckpt), WHEN_ALWAYS},
+    {"basic", "keep_heads_alive", KEY_BOOL, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "group_size", KEY_INT, 2, 32, FIELD(group_size), WHEN_L2_L3},
+    {"basic", "max_sync_intv", KEY_INT, -1, INT_MAX, FIELD(max_sync_intv), WHEN_ALWAYS},
+    {"basic", "ckpt_io", KEY_INT, 1, 6, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "enable_staging", KEY_BOOL, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "enable_dcp", KEY_BOOL, 0, 1, FIELD(enable_dcp), WHEN_ALWAYS},
+    {"basic", "dcp_mode", KEY_INT, 0, 2, NO_FIELD, WHEN_DCP},
+    {"basic", "dcp_block_size", KEY_INT, 512, 65535, FIELD(dcp_block_size), WHEN_DCP},
+    {"basic", "dcp_stack_size", KEY_INT, 1, INT_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "cacheddcp", KEY_INT, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "verbosity", KEY_INT, 1, 3, FIELD(verbosity), WHEN_ALWAYS},
+    {"basic", "max_var_id", KEY_INT, 1, INT_MAX, FIELD(max_var_id), WHEN_ALWAYS},
+    {"basic", "h5_single_file_enable", KEY_BOOL, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "h5_single_file_keep", KEY_BOOL, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "h5_single_file_inline", KEY_BOOL, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "h5_single_file_dir", KEY_STR, 0, 0, NO_FIELD, WHEN_ALWAYS},
+    {"basic", "h5_single_file_prefix", KEY_STR, 0, 0, NO_FIELD, WHEN_ALWAYS},
+    {"restart", "failure", KEY_INT, 0, 3, NO_FIELD, WHEN_ALWAYS},
+    {"restart", "exec_id", KEY_STR, 0, 0, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "block_size", KEY_INT, 1, 2048, FIELD(block_size), WHEN_ALWAYS},
+    {"advanced", "transfer_size", KEY_INT, 1, 1024, FIELD(transfer_size), WHEN_ALWAYS},
+    {"advanced", "mpi_tag", KEY_INT, 0, INT_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "general_tag", KEY_INT, 0, INT_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "ckpt_tag", KEY_INT, 0, INT_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "stage_tag", KEY_INT, 0, INT_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "final_tag", KEY_INT, 0, INT_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "local_test", KEY_INT, 0, 1, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "fast_forward", KEY_INT, 1, 10, FIELD(fast_forward), WHEN_ALWAYS},
+    {"advanced", "gpu_host_bufsize", KEY_INT, 1, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "lustre_striping_unit", KEY_INT, -1, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "lustre_striping_factor", KEY_INT, -1, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "lustre_striping_offset", KEY_INT, -1, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "lustre_stiping_unit", KEY_INT, -1, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "lustre_stiping_factor", KEY_INT, -1, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"advanced", "lustre_stiping_offset", KEY_INT, -1, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"injection", "rank", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"injection", "index", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"injection", "position", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"injection", "number", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
+    {"injection", "frequency", KEY_INT, LONG_MIN, LONG_MAX, NO_FIELD, WHEN_ALWAYS},
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -173,6 +183,40 @@ static int conf_path(const ini_t *ini, const key_info_t *k, const char *cwd, cha
     return 1;
 }
 
+static int conf_when(const key_info_t *k, const fti_conf_t *c)
+{
+    switch (k->when) {
+    case WHEN_DCP:
+        return c->enable_dcp != 0;
+    case WHEN_L2_L3:
+        return c->ckpt_l[2] > 0 || c->ckpt_l[3] > 0;
+    default:
+        return 1;
+    }
+}
+
+/* a key whose feature is off: any integer, kept only if in range, else
+ * ignored with a warning */
+static int conf_key_off(const ini_t *ini, const key_info_t *k, fti_conf_t *c,
+                        fti_conf_warn_fn warn, void *arg, scr_error_t *err)
+{
+    long v = 0;
+    int rc = ini_get_long(ini, k->section, k->key, LONG_MIN, LONG_MAX, &v, err);
+    if (rc <= 0)
+        return rc;
+    if (v >= k->min && v <= k->max) {
+        if (k->field != NO_FIELD)
+            *(long *)((char *)c + k->field) = v;
+        return rc;
+    }
+    const ini_entry_t *e = ini_find(ini, k->section, k->key);
+    warnf(warn, arg,
+          "%s:%d: [%s] %s = %ld is outside %ld..%ld; ignored, as FTI does, since %s",
+          ini_name(ini), e->line, k->section, k->key, v, k->min, k->max,
+          k->when == WHEN_DCP ? "enable_dcp is 0" : "ckpt_l2 and ckpt_l3 are off");
+    return rc;
+}
+
 static int conf_key(const ini_t *ini, const key_info_t *k, const char *cwd, fti_conf_t *c,
                     scr_error_t *err)
 {
@@ -214,8 +258,19 @@ int fti_conf_load(const char *path, const char *cwd, fti_conf_t *c, fti_conf_war
         return -1;
     conf_warn_unknown(ini, warn, arg);
     int rc = 0;
-    for (size_t i = 0; i < NKEYS && rc == 0; i++)
-        rc = conf_key(ini, &keys[i], cwd ? cwd : ".", c, err);
+    /* the keys every check depends on first, then the conditional ones */
+    for (size_t i = 0; i < NKEYS && rc >= 0; i++)
+        if (keys[i].when == WHEN_ALWAYS)
+            rc = conf_key(ini, &keys[i], cwd ? cwd : ".", c, err);
+    for (size_t i = 0; i < NKEYS && rc >= 0; i++) {
+        if (keys[i].when == WHEN_ALWAYS)
+            continue;
+        if (conf_when(&keys[i], c))
+            rc = conf_key(ini, &keys[i], cwd ? cwd : ".", c, err);
+        else
+            rc = conf_key_off(ini, &keys[i], c, warn, arg, err) < 0 ? -1 : 0;
+    }
+    rc = rc < 0 ? -1 : 0;
     const ini_entry_t *head = ini_find(ini, "basic", "head");
     if (rc == 0 && c->head == 1)
         warnf(warn, arg,

@@ -169,9 +169,40 @@ int main(void)
     ok(is(load_error("[basic]\n\nckpt_l1 = often\n"),
           "config.fti:3: [basic] ckpt_l1 = 'often': not an integer"),
        "an interval that is not a number");
-    ok(is(load_error("[BASIC]\nGroup_Size = 1\n"),
-          "config.fti:2: [basic] group_size = '1': must be from 2 to 32"),
-       "a group of one node");
+    ok(is(load_error("[BASIC]\nckpt_l2 = 3\nGroup_Size = 1\n"),
+          "config.fti:3: [basic] group_size = '1': must be from 2 to 32"),
+       "a group of one node with level 2 on");
+    ok(is(load_error("[basic]\nckpt_l3 = 3\ngroup_size = 40\n"),
+          "config.fti:3: [basic] group_size = '40': must be from 2 to 32"),
+       "a group of 40 nodes with level 3 on");
+    ok(is(load_error("[basic]\nenable_dcp = 1\ndcp_block_size = -1\n"),
+          "config.fti:3: [basic] dcp_block_size = '-1': must be from 512 to 65535"),
+       "dcp_block_size = -1 with dCP on");
+
+    /* FTI checks a key only where its feature is on (FTI's own template
+     * has dcp_block_size = -1 and group_size = 1 with those off) */
+    ok(load("[basic]\nckpt_l2 = 0\nckpt_l3 = 0\ngroup_size = 1\nenable_dcp = 0\n"
+            "dcp_block_size = -1\ndcp_mode = 9\n",
+            &c, &err) == 0,
+       "group_size = 1 without levels 2 and 3, dcp_block_size = -1 and dcp_mode = 9 "
+       "without dCP load");
+    snprintf(want, sizeof(want),
+             "%s:4: [basic] group_size = 1 is outside 2..32; ignored, as FTI does, since "
+             "ckpt_l2 and ckpt_l3 are off",
+             path);
+    ok(has(warnings, want), "the group size is warned and ignored: %s", warnings);
+    snprintf(want, sizeof(want),
+             "%s:6: [basic] dcp_block_size = -1 is outside 512..65535; ignored, as FTI "
+             "does, since enable_dcp is 0",
+             path);
+    ok(has(warnings, want), "so is the dCP block size");
+    ok(c.group_size == 0 && c.dcp_block_size == 0, "neither is kept");
+    fti_conf_settings(&c, collect, NULL);
+    ok(!strstr(settings, "SCR_SET_SIZE") && !strstr(settings, "SCR_DCP"),
+       "and neither reaches SCR's settings");
+    ok(is(load_error("[basic]\ngroup_size = many\n"),
+          "config.fti:2: [basic] group_size = 'many': not an integer"),
+       "a key whose feature is off must still be a number");
     ok(is(load_error("[basic]\nkeep_last_ckpt = maybe\n"),
           "config.fti:2: [basic] keep_last_ckpt = 'maybe': not a boolean (1/0, "
           "true/false, yes/no, on/off)"),

@@ -27,6 +27,45 @@
 #define FTI_NREC (-2) /* recovery failed */
 #define FTI_HEAD 2    /* FTI_Init in a head process (never with SCR: no heads) */
 
+/* names FTI programs use from FTI's headers (fti.h includes FTI's
+ * internal header there): the RS word size, FTI_Print's levels, the tokens
+ * its head processes exchange (FTI_ENDW: end of the run), the I/O modes of
+ * ckpt_io.  SCR runs no heads and chooses its own I/O; the values are
+ * FTI's so programs that compare or print them keep working. */
+#define FTI_WORD 16
+#define FTI_DBUG 1 /* FTI_Print levels */
+#define FTI_INFO 2
+#define FTI_WARN 3
+#define FTI_EROR 4
+#define FTI_IDCP 5
+#define FTI_BASE 990 /* checkpoint tokens */
+#define FTI_CKTW 991
+#define FTI_XORW 992
+#define FTI_RSEW 993
+#define FTI_PFSW 994
+#define FTI_ENDW 995
+#define FTI_REJW 996
+#define FTI_IO_POSIX 1001 /* ckpt_io modes */
+#define FTI_IO_MPI 1002
+#define FTI_IO_FTIFF 1003
+#define FTI_IO_SIONLIB 1004
+#define FTI_IO_HDF5 1005
+#define FTI_IO_IME 1006
+
+/* a double and a float seen as bits (FTI's bit-flip injection uses them) */
+typedef union FTIT_double {
+    double value;
+    float floatval[2];
+    int intval[2];
+    char byte[8];
+} FTIT_double;
+
+typedef union FTIT_float {
+    float value;
+    int intval;
+    char byte[4];
+} FTIT_float;
+
 /* checkpoint levels for FTI_Checkpoint */
 typedef enum {
     FTI_L1 = 1, /* node-local cache (SCR SINGLE) */

@@ -44,6 +44,20 @@ if command -v c++ >/dev/null; then
 		sh "$(dirname "$0")/cxx_header.cpp" "$dest" "$libdir" "$extra"
 fi
 check "fti.h installed" test -f "$dest/include/fti.h"
+cat >"$dest/fti_names.c" <<'EOC'
+#include <fti.h>
+/* names FTI programs take from FTI's headers, with FTI's values */
+_Static_assert(FTI_ENDW == 995 && FTI_REJW == 996 && FTI_BASE == 990, "tokens");
+_Static_assert(FTI_EROR == 4 && FTI_WARN == 3 && FTI_INFO == 2 && FTI_DBUG == 1, "levels");
+_Static_assert(FTI_IO_POSIX == 1001 && FTI_IO_HDF5 == 1005 && FTI_WORD == 16, "modes");
+_Static_assert(sizeof(FTIT_double) == 8 && sizeof(FTIT_float) == 4, "bit views");
+int main(void) { FTIT_double d = {.value = 1.0}; return d.byte[7] == 0x3f ? 0 : 1; }
+EOC
+if command -v mpicc >/dev/null; then
+	check "FTI's constants and bit views compile with FTI's values" \
+		sh -c 'OMPI_CC="$2" mpicc $3 "$1/fti_names.c" -o "$1/fti_names" -I"$1/include" && "$1/fti_names"' \
+		sh "$dest" "$cc" "$extra"
+fi
 if command -v mpicc >/dev/null; then
 	check "an FTI program builds unchanged: mpicc heat_fti.c -lscr" \
 		sh -c 'OMPI_CC="$2" MPICH_CC="$2" mpicc $3 "$4" -o "$1/heat_fti" -I"$1/include" -L"$5" -lscr' \

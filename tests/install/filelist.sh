@@ -21,7 +21,8 @@
 # Left out as belonging to one packaging system only: Debian's
 # copyright and changelog.gz in each doc dir (policy; the RPM keeps its
 # changelog in the header), lintian overrides, dbgsym packages; the RPM's
-# /usr/lib/.build-id links and debuginfo/debugsource packages.
+# /usr/lib/.build-id links, its %license files under /usr/share/licenses
+# (what Debian's copyright files hold) and debuginfo/debugsource packages.
 set -euo pipefail
 kind=${1:?usage: filelist.sh deb|rpm PACKAGE_FILE...}
 shift
@@ -64,7 +65,8 @@ entries() {
 		;;
 	rpm)
 		rpm_entries "$2" | sed -e 's|^\([^ ]*\) /usr/lib64/slurm/|\1 {slurmdir}/|' \
-			-e 's|^\([^ ]*\) /usr/lib64/|\1 {libdir}/|' -e '\|/usr/lib/\.build-id/|d'
+			-e 's|^\([^ ]*\) /usr/lib64/|\1 {libdir}/|' -e '\|/usr/lib/\.build-id/|d' \
+			-e '\|/usr/share/licenses/|d'
 		;;
 	esac
 }

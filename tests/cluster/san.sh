@@ -53,7 +53,7 @@ san_prepare() {
 
 san_env() { # san_env DIR NAME: the option assignments
 	local opts="log_path=$1/san/log/$2:log_exe_name=1:abort_on_error=1:exitcode=0"
-	echo "ASAN_OPTIONS=$opts:suppressions=$1/san/asan.supp:detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=40" \
+	echo "ASAN_OPTIONS=$opts:suppressions=$1/san/asan.supp:detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=40:fast_unwind_on_fatal=0" \
 		"LSAN_OPTIONS=suppressions=$1/san/lsan.supp:print_suppressions=1" \
 		"UBSAN_OPTIONS=$opts:halt_on_error=1:print_stacktrace=1"
 }

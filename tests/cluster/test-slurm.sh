@@ -40,8 +40,12 @@ build=""
 [ -n "${SCR_INSTALLED:-}" ] || build=$(cd "${1:?usage: test-slurm.sh BUILD_DIR, or SCR_INSTALLED=PREFIX test-slurm.sh}" && pwd)
 cluster_setup "$build" 5 timeout=20
 . "$cdir/san.sh" && san_clients "$cl" # SCR_CLUSTER_SANITIZE: sanitizer mode
+# SCR_TEST_CASES="h a": only those cases (tests/cluster/stress.sh), in this
+# file's order; by default all
+want() { [ -z "${SCR_TEST_CASES:-}" ] || [[ " $SCR_TEST_CASES " == *" $1 "* ]]; }
 
 # ---- (e) the option exists; a job without it is untouched
+if want e; then
 sbatch --help >"$base/help.txt" 2>&1
 check "sbatch --help lists --scr" has "$base/help.txt" '--scr=\[on\|off\]'
 srun --help >"$base/help.txt" 2>&1
@@ -62,7 +66,9 @@ wait_job "$j"
 check "(e) with --scr=on a step sees SCR_ENABLE, the cache base and the prefix" \
 	test "$(tr '\n' ' ' <"$work/env.out")" = "1 /dev/shm $work "
 
+fi
 # ---- (g) job_submit/scr at submission
+if want g; then
 # refused NAME LINE SBATCH-ARGS...: sbatch fails, LINE is printed once, and
 # no job called NAME exists
 refused() {
@@ -130,7 +136,9 @@ j=$(submit --scr -N1 -o bare.out bare.sh)
 wait_job "$j"
 check "(g) --scr without a value is on for the prolog as well" has "$work/bare.out" '^prolog ran$'
 
+fi
 # ---- (c) unusable cache: the prolog fails, the node is drained with a reason
+if want c; then
 "$simnode" exec "$cl/nodes" node5 mount -o remount,bind,ro /dev/shm
 script short.sh 'true'
 j=$(submit --scr=on -N1 -w node5 -o short.out short.sh)
@@ -144,7 +152,9 @@ scancel "$j"
 scontrol update nodename=node5 state=resume
 "$cluster" wait-state "$cl" node5 idle 30
 
+fi
 # ---- (b) cancelled after an unflushed checkpoint: scavenged, indexed, restarted
+if want b; then
 mkdir -p "$shm/node2/$user/scr.99999" && chown -R "$user:" "$shm/node2/$user"
 script long.sh "srun --mpi=pmix $example --steps 200 --every 2 --sleep-ms 300"
 j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o long.out long.sh)
@@ -165,7 +175,9 @@ check "(b) a new job on other nodes fetched it" has "$work/restart.out" 'restart
 check "(b) and restarted from it" has "$work/restart.out" 'restarted from step\.[0-9]+, every byte verified'
 check "(b) and finished" has "$work/restart.out" 'done at step 40'
 
+fi
 # ---- (f) the job script sets SCR_PREFIX: the epilog scavenges there
+if want f; then
 pre=$work/inner-prefix
 mkdir -p "$pre" && chown "$user:" "$pre"
 script inner.sh "export SCR_PREFIX=$pre && cd $pre
@@ -186,7 +198,9 @@ wait_job "$j"
 check "(f) the next job with that SCR_PREFIX fetched it" has "$work/inner2.out" 'restart from the prefix: dataset [0-9]+ fetched'
 check "(f) and restarted from it" has "$work/inner2.out" 'restarted from step\.([6-9]|[1-9][0-9]+), every byte verified'
 
+fi
 # ---- (d) a planted symlink to a root-only file is not followed by the epilog
+if want d; then
 secret=$base/secret
 echo "TOP-SECRET-ROOT-DATA" >"$secret" && chmod 600 "$secret"
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
@@ -207,7 +221,9 @@ wait_job "$j"
 check "(d) a restart from the rebuilt dataset verifies every byte" has "$work/verify.out" 'restarted from step\.6, every byte verified'
 
 [ "${SCR_TEST_STOP:-}" = d ] && { finish; exit; }
+fi
 # ---- (h) a node failure kills a job without --scr=on, not one with it
+if want h; then
 running() { [ "$(job_state "$1")" = RUNNING ]; }
 jplain=$(submit --no-requeue -N2 -w 'node[2-3]' -o /dev/null --wrap 'sleep 600')
 jscr=$(submit --scr=on -N2 -w 'node[3-4]' -o /dev/null --wrap 'sleep 600')
@@ -224,7 +240,9 @@ wait_job "$jscr"
 "$cluster" restart-node "$cl" node3
 "$cluster" wait-state "$cl" node3 idle 60
 
+fi
 # ---- (a) scr run relaunches without a lost node, on the spare
+if want a; then
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
 script runA.sh "echo \"nodes=\$SLURM_JOB_NUM_NODES spares=\$SCR_SPARES\"
 export SCR_RUNS=3
@@ -246,5 +264,6 @@ check "(a) every byte verified" has "$work/runA.out" 'restarted from step\.[0-9]
 check "(a) and it finished" has "$work/runA.out" 'done at step 30'
 check "(a) scr run succeeded" has "$work/runA.out" 'scr run exit: 0'
 check "(a) postrun put the last checkpoint on the prefix" has "$work/runA.out" 'scr postrun: dataset [0-9]+ scavenged and indexed'
+fi
 san_check "$cl/san/log" slurmstepd
 finish

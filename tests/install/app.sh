@@ -63,7 +63,11 @@ app_checks() {
 # find_package(SCR COMPONENTS Fortran); each is run.
 # Skipped when SCR was built without Fortran (no scrf.pc).
 app_fortran_checks() {
-	local work=$1 cc=$2 extra=$3 cmakedir=$4 src libdir incdir
+	local work=$1 cc=$2 extra=$3 cmakedir=$4 src libdir incdir fflags
+	# gfortran links with app_xflags (test-install.sh); it compiles with
+	# them only when they are compiler flags
+	extra=${app_xflags-$extra}
+	case $extra in -fsanitize*) fflags=$extra ;; *) fflags="" ;; esac
 	src=$(cd "$app_src/../../tests/install/fortran" && pwd)
 	if ! pkg-config --exists scrf || ! command -v mpifort >/dev/null; then
 		echo "ok - # SKIP no scrf.pc or no mpifort: SCR's Fortran interface is not checked"
@@ -87,11 +91,11 @@ app_fortran_checks() {
 		sh "$src" "$work" "$extra" "$libdir"
 	check "find_package(SCR COMPONENTS Fortran): SCR::scrf builds both forms with CMake, and they run" \
 		sh -c 'cmake -S "$1" -B "$2/cmake-build" -DCMAKE_C_COMPILER="$3" \
-			-DCMAKE_C_FLAGS="$4" -DCMAKE_Fortran_FLAGS="$4" -DCMAKE_EXE_LINKER_FLAGS="$4" \
+			-DCMAKE_Fortran_FLAGS="$6" -DCMAKE_EXE_LINKER_FLAGS="$4" \
 			>"$2/cmake.log" 2>&1 && cmake --build "$2/cmake-build" >>"$2/cmake.log" 2>&1 &&
 			grep -qx "SCR_DIR:PATH=$5" "$2/cmake-build/CMakeCache.txt" &&
 			"$2/cmake-build/version_free" | grep -q "v3\.1\.0" &&
 			"$2/cmake-build/version_fixed" | grep -q "v3\.1\.0" ||
 			{ tail -20 "$2/cmake.log"; grep "^SCR_DIR" "$2/cmake-build/CMakeCache.txt"; exit 1; }' \
-		sh "$src" "$work" "$cc" "$extra" "$cmakedir"
+		sh "$src" "$work" "$cc" "$extra" "$cmakedir" "$fflags"
 }

@@ -3,12 +3,15 @@
 # test-install.sh BUILD_DIR: install into a scratch prefix and build
 # applications against it with pkg-config and with CMake's find_package(SCR),
 # as a user would, and run the example as a one-rank MPI job (app.sh).
-# Usage: test-install.sh BUILD_DIR [CC [EXTRA_CFLAGS]]
+# Usage: test-install.sh BUILD_DIR [CC [EXTRA_CFLAGS [XFLAGS]]]
+# XFLAGS: what g++ and gfortran need to use a sanitized library (by default
+# EXTRA_CFLAGS; for a clang-sanitized one, clang's runtime on the link line)
 set -u
 . "$(dirname "$0")/app.sh"
 build=$1
 cc=${2:-cc}
 extra=${3:-}
+app_xflags=${4-$extra}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 pass=0 fail=0
@@ -41,7 +44,7 @@ libdir=$(pkg-config --variable=libdir scr)
 check "app runs against the installed library" env LD_LIBRARY_PATH="$libdir" "$dest/app"
 if command -v c++ >/dev/null; then
 	check "scr.h compiles and links as C++" sh -c 'c++ $4 "$1" -o "$2/cxxapp" $(pkg-config --cflags --libs scr) && LD_LIBRARY_PATH="$3" "$2/cxxapp"' \
-		sh "$(dirname "$0")/cxx_header.cpp" "$dest" "$libdir" "$extra"
+		sh "$(dirname "$0")/cxx_header.cpp" "$dest" "$libdir" "$app_xflags"
 fi
 check "fti.h installed" test -f "$dest/include/fti.h"
 cat >"$dest/fti_names.c" <<'EOC'

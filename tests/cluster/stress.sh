@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# stress.sh - run some cases of the Slurm cluster test again and again, to
+# make a rare failure show up (issue 41's loops).  Not part of the default
+# test run: a developer runs it, as root, against a build.
+#
+# Usage: tests/cluster/stress.sh BUILD_DIR [RUNS [CASES]]
+#   RUNS   how many times (default 20)
+#   CASES  the cases of test-slurm.sh, as SCR_TEST_CASES takes them
+#          (default "h a": a node dies under a job, then `scr run` relaunches
+#          on the spare and postrun scavenges; srun --mpi=pmix starts 8
+#          ranks, which is where both failures of issue 41 showed)
+# STRESS_LOAD=N: N busy processes beside it the whole time (default 2, the
+#   cores CI has; 0 for none), as CI's other lanes load the machine.
+# A sanitized build (-DSCR_SANITIZE=ON) runs as ctest runs cluster_slurm_san:
+# set SCR_CLUSTER_SANITIZE as tests/CMakeLists.txt does, or let this script
+# take it from BUILD_DIR's CTestTestfile.cmake.
+# Each failing run's output is kept in BUILD_DIR/stress/run<N>.log; the
+# summary is the last line.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:?usage: stress.sh BUILD_DIR [RUNS [CASES]]}" && pwd)
+runs=${2:-20}
+export SCR_TEST_CASES=${3:-h a}
+if [ -z "${SCR_CLUSTER_SANITIZE:-}" ] && [ -f "$build/tests/CTestTestfile.cmake" ]; then
+	san=$(grep -o 'SCR_CLUSTER_SANITIZE=[^;"]*' "$build/tests/CTestTestfile.cmake" | head -1)
+	[ -n "$san" ] && export "$san" SIMNODE_SHARE="$build"
+fi
+out=$build/stress
+mkdir -p "$out"
+load=()
+for _ in $(seq 1 "${STRESS_LOAD:-2}"); do
+	nice -n 5 sh -c 'while :; do :; done' &
+	load+=($!)
+done
+trap '[ ${#load[@]} -gt 0 ] && kill "${load[@]}" 2>/dev/null' EXIT
+pass=0 fail=0
+for i in $(seq 1 "$runs"); do
+	t0=$SECONDS
+	if "$here/test-slurm.sh" "$build" >"$out/run$i.log" 2>&1; then
+		pass=$((pass + 1)) && rm -f "$out/run$i.log"
+		echo "run $i: passed ($((SECONDS - t0)) s)"
+	else
+		fail=$((fail + 1))
+		echo "run $i: FAILED ($((SECONDS - t0)) s), see $out/run$i.log"
+		grep '^not ok' "$out/run$i.log" | head -5 | sed 's/^/    /'
+	fi
+done
+echo "stress: cases '$SCR_TEST_CASES': $pass of $runs runs passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -57,6 +57,10 @@ static void srun_app(const launcher_t *l, argv_t *out, const launch_where_t *w, 
 {
     (void)l;
     argv_add(out, "srun");
+    /* Slurm keeps a step whose task failed (KillOnBadExit=0 by default); the
+     * other ranks then wait on the dead one forever and scr run never gets
+     * to relaunch.  A user's own --kill-on-bad-exit comes later and wins. */
+    argv_add(out, "--kill-on-bad-exit=1");
     if (w->exact && w->add_count)
         argv_addf(out, "--nodes=%d", nodelist_count(w->nodes));
     if (w->exact)

@@ -98,12 +98,29 @@ san_suppressed() {
 		END { for (t in n) printf "# suppressed %d leaks (%d bytes) matching %s\n", n[t], b[t], t }'
 }
 
+# san_tag41 FILE: the report is of a rank that called a NULL receive
+# callback for btl tag 0x41 (ob1's MATCH: pc 0, rsi = the tag, rcx = the
+# callback's NULL data) at MPI_Init.  Its peers left MPI_Init's closing PMIx
+# fence before this rank's PML had registered its callbacks (it does so in
+# add_procs, before that fence): Open MPI 4.1 under Slurm 22.05's mpi/pmix,
+# seen only with the sanitized slurmstepd; open-mpi/ompi#12495 reports the
+# same crash with Slurm 23.11.  Not SCR's code: scr run relaunches the run
+# (test-slurm.sh (a)), and the report is named, not counted.
+san_tag41() {
+	grep -q 'SEGV on unknown address 0x000000000000 (pc 0x000000000000' "$1" &&
+		grep -q 'rsi = 0x0000000000000041' "$1" && grep -q 'rcx = 0x0000000000000000' "$1"
+}
+
 san_clean() {
 	local log=$1 f bad=0
 	san_suppressed "$log"
 	for f in "$log"/*; do
 		[ -e "$f" ] || continue
 		[ -z "$(san_report_lines "$f")" ] && continue
+		if san_tag41 "$f"; then
+			echo "# $(basename "$f"): the start-up race of Open MPI under Slurm's mpi/pmix (san_tag41), not counted"
+			continue
+		fi
 		bad=$((bad + 1))
 		if grep -Eq "$san_ours" "$f"; then
 			echo "# $(basename "$f"): a report that names SCR's code:"

@@ -244,12 +244,18 @@ fi
 # ---- (a) scr run relaunches without a lost node, on the spare
 if want a; then
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
+# A run may also die on its own at MPI_Init under the sanitized slurmstepd:
+# a rank gets an MPI message before its PML registered the callbacks (NULL
+# callback for btl/tcp tag 0x41), as peers left MPI_Init's closing PMIx fence
+# early (Open MPI 4.1 with Slurm 22.05's mpi/pmix; open-mpi/ompi#12495 saw
+# it with Slurm 23.11).  srun --kill-on-bad-exit=1 (scr run's) ends that
+# run, scr run relaunches, and a fourth run is allowed for it.
 script runA.sh "echo \"nodes=\$SLURM_JOB_NUM_NODES spares=\$SCR_SPARES\"
-export SCR_RUNS=3
+export SCR_RUNS=4
 scr_srun --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
 echo \"scr run exit: \$?\""
 j=$(submit --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 -o runA.out runA.sh)
-wait_for "$work/runA.out" 'checkpoint step.8 complete' 120
+wait_for "$work/runA.out" 'checkpoint step.8 complete' 180
 "$cluster" kill "$cl" node3
 wait_job "$j"
 check "(a) the job got 4 nodes and a spare, and SCR_SPARES=1" has "$work/runA.out" '^nodes=5 spares=1$'
@@ -258,7 +264,8 @@ check "(a) the job lived through node3's death" test "$(job_state "$j")" = COMPL
 check "(a) the first run failed" has "$work/runA.out" 'run 1 exited with status'
 # what scr run saw between the runs, whatever the checks find
 grep -E '^(scr|srun)' "$work/runA.out" | head -40 | sed 's/^/# /'
-check "(a) the relaunch left node3 out and took the spare" has "$work/runA.out" 'run 2 on node\[1-2,4-5\]'
+grep -q DEADLYSIGNAL "$work/runA.out" && echo "# (a) a run died at start on its own (see above); scr run relaunched it"
+check "(a) the relaunch left node3 out and took the spare" has "$work/runA.out" 'run [2-4] on node\[1-2,4-5\]'
 check "(a) the app restarted from the rebuilt cache" has "$work/runA.out" 'restart from cache: dataset [0-9]+ .*ranks rebuilt'
 check "(a) every byte verified" has "$work/runA.out" 'restarted from step\.[0-9]+, every byte verified'
 check "(a) and it finished" has "$work/runA.out" 'done at step 30'

@@ -14,6 +14,9 @@
  *   --die-in-ckpt S    at step S, every rank dies (SIGKILL) halfway through
  *                      writing its checkpoint
  *   --die-after-ckpt S right after checkpoint S completes, every rank dies
+ *   --one-dies-after S right after checkpoint S completes, rank 1 alone dies
+ *                      and the others go on (they wait on it in the next
+ *                      checkpoint until the launcher ends the run)
  *   --touch-after-ckpt S  right after checkpoint S completes, rank 2 appends
  *                      a byte to its file 1 (an application bug SCR reports)
  *   --expect-restart S fail unless the run restarts from step S (0: none)
@@ -46,8 +49,8 @@
 #include "scr.h"
 
 static struct {
-    int rank, ranks, steps, every, files, die_in, die_after, touch_after, expect,
-        sleep_ms, output, tolerate, exit_status, ckpt_dirs;
+    int rank, ranks, steps, every, files, die_in, die_after, one_dies, touch_after,
+        expect, sleep_ms, output, tolerate, exit_status, ckpt_dirs;
     char touch[SCR_MAX_FILENAME];
     char wait[SCR_MAX_FILENAME];
     long size;
@@ -56,6 +59,7 @@ static struct {
          .files = 2,
          .die_in = -1,
          .die_after = -1,
+         .one_dies = -1,
          .touch_after = -1,
          .expect = -1,
          .size = 1 << 20};
@@ -208,6 +212,8 @@ static void checkpoint(int step)
         MPI_Barrier(MPI_COMM_WORLD);
         raise(SIGKILL);
     }
+    if (step == app.one_dies && app.rank == 1)
+        raise(SIGKILL);
 }
 
 /* an output dataset: goes to the prefix, is never restarted from */
@@ -247,6 +253,8 @@ static void parse(int argc, char **argv)
             app.die_in = (int)v;
         else if (!strcmp(argv[i], "--die-after-ckpt"))
             app.die_after = (int)v;
+        else if (!strcmp(argv[i], "--one-dies-after"))
+            app.one_dies = (int)v;
         else if (!strcmp(argv[i], "--touch-after-ckpt"))
             app.touch_after = (int)v;
         else if (!strcmp(argv[i], "--expect-restart"))

@@ -24,6 +24,10 @@
 #      submission with one line, nothing queued; the same lines for a client
 #      that bypasses the SPANK plugin (submit-raw.c); sbatch and salloc jobs
 #      get their spares and SCR_SPARES; a job without --scr=on keeps its size
+#  (i) one rank of a `scr run` dies on its own after a checkpoint: the run
+#      ends (Open MPI aborts the others when PMIx reports the lost rank;
+#      scr run's srun also has --kill-on-bad-exit=1 for ranks that die
+#      before MPI can tell), the relaunch restarts from the cache
 #  (h) a node dies under two jobs: the one without --scr=on is killed
 #      (Slurm's default, untouched), the --scr=on one keeps running
 #  (a) `scr run` in a plain `sbatch --scr=on --scr-spares=1 -N4` job (5
@@ -222,6 +226,20 @@ check "(d) a restart from the rebuilt dataset verifies every byte" has "$work/ve
 
 [ "${SCR_TEST_STOP:-}" = d ] && { finish; exit; }
 fi
+# ---- (i) one rank dies alone: the run ends, scr run relaunches
+if want i; then
+rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
+script runI.sh "export SCR_RUNS=2
+scr_srun --mpi=pmix $example --steps 8 --every 2 --size 65536 --one-dies-after 4
+echo \"scr run exit: \$?\""
+j=$(submit --scr=on -N2 --ntasks-per-node=2 -o runI.out runI.sh)
+wait_job "$j" || scancel "$j"
+check "(i) rank 1 died alone and the run ended with it" has "$work/runI.out" 'run 1 exited with status'
+check "(i) the relaunch restarted from checkpoint 4 in cache" has "$work/runI.out" 'restarted from step\.4, every byte verified'
+check "(i) and finished" has "$work/runI.out" 'done at step 8'
+check "(i) scr run succeeded" has "$work/runI.out" 'scr run exit: 0'
+fi
+
 # ---- (h) a node failure kills a job without --scr=on, not one with it
 if want h; then
 running() { [ "$(job_state "$1")" = RUNNING ]; }

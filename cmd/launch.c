@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "launch.h"
+#include "units.h"
 
 void argv_add(argv_t *a, const char *s)
 {
@@ -206,29 +207,19 @@ const launcher_t *launch_get(const char *name)
     return NULL;
 }
 
-/* A wait that says what it waits for: after LAUNCH_WAIT_SAY seconds, and
- * again every LAUNCH_WAIT_SAY seconds, one line naming the command and pid,
- * so a stalled step explains itself in the job's output. */
-#define LAUNCH_WAIT_SAY 5.0
-
+/* A wait that says what it waits for: after 5 s, and again every 5 s, one
+ * line naming the command and pid, so a stalled step explains itself in the
+ * job's output. */
 typedef struct {
     const char *who; /* NULL: wait quietly (the application itself) */
-    double t0, next;
+    units_wait_t clock;
     char what[512];
 } launch_wait_t;
-
-static double launch_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static void launch_wait_start(launch_wait_t *w, const char *who, char **argv)
 {
     w->who = who;
-    w->t0 = launch_now();
-    w->next = w->t0 + LAUNCH_WAIT_SAY;
+    units_wait_start(&w->clock, 5.0);
     size_t len = 0;
     w->what[0] = '\0';
     for (int i = 0; argv[i] && len + 2 < sizeof(w->what); i++) {
@@ -244,14 +235,11 @@ static void launch_wait_start(launch_wait_t *w, const char *who, char **argv)
 
 static void launch_wait_tick(launch_wait_t *w, pid_t pid)
 {
-    double now = launch_now();
-    if (!w->who || now < w->next)
+    if (!w->who || !units_wait_due(&w->clock))
         return;
-    printf("%s: still waiting after %.0f s for %s (pid %d)\n", w->who, now - w->t0,
-           w->what, (int)pid);
+    printf("%s: still waiting after %.0f s for %s (pid %d)\n", w->who,
+           units_wait_elapsed(&w->clock), w->what, (int)pid);
     fflush(stdout);
-    while (w->next <= now)
-        w->next += LAUNCH_WAIT_SAY;
 }
 
 /* read the child's stdout to the end (out_text mode), the pipe polled so

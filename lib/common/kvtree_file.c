@@ -20,6 +20,7 @@
 #include "io.h"
 #include "kvtree.h"
 #include "log.h"
+#include "units.h"
 
 static void put_u16(unsigned char *p, uint16_t v)
 {
@@ -236,23 +237,22 @@ static int kvtree_lock_wait(int fd, int type, const char *lpath, scr_error_t *er
 {
     struct flock fl = {.l_type = (short)type, .l_whence = SEEK_SET};
     long nap_ns = 1000 * 1000; /* 1 ms, doubling to 50 ms: a short wait stays short */
-    double waited = 0, say = 5;
+    units_wait_t clock;
+    units_wait_start(&clock, 5.0);
     for (;;) {
         if (fcntl(fd, F_SETLK, &fl) == 0)
             return 0;
         if (errno != EINTR && errno != EAGAIN && errno != EACCES)
             return errprintf(err, "lock %s: %s", lpath, strerror(errno));
-        if (waited >= say) {
+        if (units_wait_due(&clock)) {
             struct flock who = {.l_type = (short)type, .l_whence = SEEK_SET};
             int holder =
                 fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK ? who.l_pid : 0;
             log_msg("still waiting after %.0f s for the lock on %s (held by pid %d)",
-                    waited, lpath, holder);
-            say += 5;
+                    units_wait_elapsed(&clock), lpath, holder);
         }
         struct timespec nap = {0, nap_ns};
         nanosleep(&nap, NULL);
-        waited += (double)nap_ns / 1e9;
         if (nap_ns < 50 * 1000 * 1000)
             nap_ns *= 2;
     }

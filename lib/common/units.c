@@ -113,3 +113,25 @@ double scr_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+void units_wait_start(units_wait_t *w, double every)
+{
+    w->t0 = scr_now();
+    w->every = every;
+    w->next = w->t0 + every;
+}
+
+double units_wait_elapsed(const units_wait_t *w)
+{
+    return scr_now() - w->t0;
+}
+
+int units_wait_due(units_wait_t *w)
+{
+    double now = scr_now();
+    if (now < w->next)
+        return 0;
+    while (w->next <= now)
+        w->next += w->every;
+    return 1;
+}

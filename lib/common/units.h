@@ -24,4 +24,16 @@ void units_format_bytes(uint64_t val, char *buf, size_t len);
 /* seconds on the monotonic clock, for durations (never goes back) */
 double scr_now(void);
 
+/* The clock of a wait that says what it waits for: units_wait_due answers 1
+ * once `every` seconds have passed since units_wait_start, then at most once
+ * per `every` seconds; a caller that looked late gets one answer, not a
+ * burst.  Time is the monotonic clock's, not a sum of naps, so a loaded
+ * machine does not stretch a wait past its limit. */
+typedef struct {
+    double t0, next, every;
+} units_wait_t;
+void units_wait_start(units_wait_t *w, double every);
+double units_wait_elapsed(const units_wait_t *w);
+int units_wait_due(units_wait_t *w);
+
 #endif

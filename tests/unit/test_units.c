@@ -55,5 +55,21 @@ int main(void)
     double dt = scr_now() - t0;
     ok(dt >= 0.019 && dt < 5, "scr_now advances with time (%.4f s over a 20 ms sleep)",
        dt);
+    units_wait_t w;
+    units_wait_start(&w, 10);
+    ok(!units_wait_due(&w), "a wait is not due when it starts");
+    units_wait_start(&w, 0.05);
+    usleep(60000);
+    ok(units_wait_due(&w), "due once its period has passed");
+    /* three periods and more missed: the next looks answer yes once (twice
+     * if a period ends between them), not once per missed period */
+    units_wait_start(&w, 0.3);
+    usleep(1000000);
+    int said = 0;
+    for (int i = 0; i < 3; i++)
+        said += units_wait_due(&w);
+    ok(said >= 1 && said <= 2, "a late look is answered once, not a burst (%d)", said);
+    ok(units_wait_elapsed(&w) >= 0.99, "elapsed counts the whole wait (%.3f s)",
+       units_wait_elapsed(&w));
     return done_testing();
 }

@@ -53,10 +53,11 @@ app_checks() {
 		sh "$app_src" "$work" "$cc" "$extra"
 	check "the pkg-config-built example checkpoints and restarts (mpirun -np 1, twice)" \
 		app_run "$work" "$work/counter-pc" pkgconfig "$(pkg-config --variable=libdir scr)"
-	app_fortran_checks "$work/fortran" "$cc" "$extra" "$cmakedir"
+	# gfortran takes app_xflags when test-install.sh set them
+	app_fortran_checks "$work/fortran" "$cc" "${app_xflags-$extra}" "$cmakedir"
 }
 
-# app_fortran_checks WORK CC EXTRA_CFLAGS CMAKEDIR: programs in SCR v3's
+# app_fortran_checks WORK CC EXTRA CMAKEDIR: programs in SCR v3's
 # Fortran style (INCLUDE 'scrf.h', external subroutines; tests/install/
 # fortran) built the ways one is: "mpifort app.f -lscrf -lscr", SCR v3's
 # documented "-lscrf -Wl,-rpath,<libdir>", pkg-config's scrf.pc,
@@ -64,9 +65,8 @@ app_checks() {
 # Skipped when SCR was built without Fortran (no scrf.pc).
 app_fortran_checks() {
 	local work=$1 cc=$2 extra=$3 cmakedir=$4 src libdir incdir fflags
-	# gfortran links with app_xflags (test-install.sh); it compiles with
-	# them only when they are compiler flags
-	extra=${app_xflags-$extra}
+	# EXTRA goes on mpifort's link lines; CMake compiles with it only when
+	# it is compiler flags (not a runtime library to link)
 	case $extra in -fsanitize*) fflags=$extra ;; *) fflags="" ;; esac
 	src=$(cd "$app_src/../../tests/install/fortran" && pwd)
 	if ! pkg-config --exists scrf || ! command -v mpifort >/dev/null; then

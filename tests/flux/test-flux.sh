@@ -9,7 +9,9 @@
 #      leaves it out, the app restarts from the rebuilt cache and finishes
 #  (c) a job cancelled after an unflushed checkpoint is scavenged; a new job
 #      on other nodes restarts from it
-#  (d) a failing prolog drains the node with an scr reason
+#  (d) a failing prolog drains the node with an scr reason (once (b)'s job has
+#      ended: its shells and epilog on node5 must not meet the read-only
+#      /dev/shm, or the epilog holds node5 for its scavenge timeout)
 #  and: -o scr=maybe is a clear job error; without -o scr nothing happens
 # Sanitizer mode (SCR_CLUSTER_SANITIZE, tests/cluster/san.sh) runs the
 # application of SCR_FLUX_EXAMPLE, a scr_example of an unsanitized build:
@@ -30,10 +32,19 @@ if [ -n "${SCR_CLUSTER_SANITIZE:-}" ] && [ ! -x "${SCR_FLUX_EXAMPLE:-}" ]; then
 	echo "SKIPPED: sanitizer mode needs SCR_FLUX_EXAMPLE, a scr_example of an unsanitized build"
 	exit 77
 fi
+# the first line: the flux-core this run is against
+echo "flux-core $("$flux" version 2>/dev/null | awk '$1 == "commands:" { print $2 }') ($flux)"
 export FLUX=$flux PATH=$(dirname "$flux"):$build/cmd:$PATH
 base=$(mktemp -d /var/tmp/scr-flux.XXXXXX)
 cl=$base/cluster work=$base/work
-trap '"$fdir/fluxcluster" stop "$cl" >/dev/null 2>&1; rm -rf "$base"' EXIT
+# SCR_TEST_KEEP=1: keep the job outputs, the instance's logs and dmesg in $base
+keep() {
+	[ -n "${SCR_TEST_KEEP:-}" ] || return 0
+	[ -n "${FLUX_URI:-}" ] && { flux dmesg >"$base/dmesg" 2>&1; flux jobs -a >"$base/jobs" 2>&1; }
+	[ -d "$cl/log" ] && cp -a "$cl/log" "$base/cluster-log"
+	echo "kept: $base"
+}
+trap 'keep; "$fdir/fluxcluster" stop "$cl" >/dev/null 2>&1; [ -n "${SCR_TEST_KEEP:-}" ] || rm -rf "$base"' EXIT
 mkdir -p "$work"
 cat >"$base/scr.lua" <<LUA
 plugin.load { file = "$plugin",
@@ -122,7 +133,7 @@ scr run -N4 -n8 $ex --steps 30 --every 2 --sleep-ms 300
 echo "scr run exit: \$?"
 JOB
 chmod +x "$work/job.sh"
-flux batch "${SCR[@]}" -N5 --output="$base/b" "$work/job.sh" >/dev/null
+bid=$(flux batch "${SCR[@]}" -N5 --output="$base/b" "$work/job.sh")
 wait_for "$base/b" 'checkpoint step.8 complete' 120
 "$fdir/fluxcluster" kill "$cl" node3
 wait_for "$base/b" 'scr run exit' 240
@@ -133,9 +144,19 @@ check "(b) and finished" has "$base/b" 'done at step 30'
 check "(b) scr run succeeded" has "$base/b" 'scr run exit: 0'
 
 # ---- (d) a failing prolog drains the node
+# (b)'s job first ends, shells and epilog: 'scr run exit' is only its script's
+# last line.  A /dev/shm made read-only under its shell on node5 leaves that
+# job's directory behind, and its epilog there then waits out its scavenge
+# timeout (60 s) before node5 is free for this job.
+flux job wait-event -t 120 "$bid" clean >/dev/null 2>&1 || echo "--- (b)'s job $bid did not end within 120 s"
 "$simnode" exec "$cl/nodes" node5 mount -o remount,bind,ro /dev/shm
 flux submit "${SCR[@]}" -N1 --requires=host:node5 true >/dev/null
-for i in $(seq 1 120); do flux resource drain -no '{nodelist}' | grep -q node5 && break; sleep 0.25; done
+t0=$SECONDS # a deadline in seconds, not in polls: each poll is a flux command
+while [ $((SECONDS - t0)) -lt 60 ]; do
+	flux resource drain -no '{nodelist}' | grep -q node5 && break
+	sleep 0.25
+done
+echo "(d) $((SECONDS - t0)) s from the job's submission to node5's drain (or the deadline)"
 flux resource drain -o '{nodelist} {reason}' >"$base/d" 2>&1
 check "(d) the failing prolog drained node5" has "$base/d" 'node5'
 check "(d) with an scr reason naming the storage" has "$base/d" 'node5 .*scr: .*/dev/shm'

@@ -45,7 +45,7 @@ static int scavenge_newest(const kvtree_t *fm, int below, uint64_t *created)
 }
 
 typedef struct {
-    int best, below;
+    int best, below, rank; /* rank: the filemap best was found in */
     uint64_t created;
 } newest_t;
 
@@ -59,8 +59,26 @@ static int scavenge_pick_visit(int rank, const char *path, const kvtree_t *fm,
     uint64_t c = 0;
     int n = fm ? scavenge_newest(fm, nw->below, &c) : -1;
     if (n > nw->best)
-        nw->best = n, nw->created = c;
+        nw->best = n, nw->created = c, nw->rank = rank;
     return 0;
+}
+
+/* the creation time in the copy of rank's filemap that a scavenge left in
+ * dataset id's directory on the prefix (0: none).  Each rank stamps its
+ * own, and the index records one rank's (rank 0's for a flush): this is how
+ * a node without rank 0 knows its part of a scavenged dataset. */
+static uint64_t scavenge_copied_created(const char *prefix, int id, int rank)
+{
+    char dsetdir[4200], path[4400];
+    uint64_t created = 0;
+    pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
+    dsindex_rank_filemap(dsetdir, rank, path, sizeof(path));
+    kvtree_t *fm = kvtree_new();
+    if (kvtree_read_file(path, fm, NULL) == 0)
+        kvtree_util_get_u64(kvtree_getf(fm, "RANK %d DSET %d DSETDESC", rank, id),
+                            "CREATED", &created);
+    kvtree_delete(&fm);
+    return created;
 }
 
 int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err)
@@ -71,7 +89,7 @@ int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t 
 int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int *id,
                         scr_error_t *err)
 {
-    newest_t nw = {-1, below, 0};
+    newest_t nw = {-1, below, -1, 0};
     if (filemap_foreach(cntldir, scavenge_pick_visit, &nw, err) < 0)
         return -1;
     int best = nw.best;
@@ -82,7 +100,8 @@ int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int 
         *id = best;
         return 1;
     }
-    /* already flushed: the index has this very dataset (same creation time) */
+    /* already flushed or scavenged: the index has this very dataset (same
+     * creation time, the index's or this rank's copy's) */
     kvtree_t *index = kvtree_new();
     uint64_t ic = 0;
     int complete = 0;
@@ -93,6 +112,8 @@ int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int 
     kvtree_util_get_int(entry, "COMPLETE", &complete);
     kvtree_util_get_u64(kvtree_get(entry, "DSET"), "CREATED", &ic);
     kvtree_delete(&index);
+    if (complete && ic != created && created) /* not the index's rank: its copy */
+        ic = scavenge_copied_created(prefix, best, nw.rank);
     if (complete && ic == created)
         return 0;
     *id = best;

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_scavenge.c - the dataset a node's epilog scavenges
+ * (scavenge_pick_below, prolog/scavenge.c): the newest complete checkpoint
+ * in the control directory's filemaps, unless the prefix already has it:
+ * complete in the index with the same creation time, or, as each rank
+ * stamps its own creation time and the index holds rank 0's, with this
+ * rank's copy of its filemap that an earlier scavenge left on the prefix */
+#include <limits.h>
+
+#include "dsindex.h"
+#include "filemap.h"
+#include "io.h"
+#include "kvtree.h"
+#include "pfs.h"
+#include "scavenge.h"
+#include "tap.h"
+#include "testutil.h"
+
+#define RANK 6          /* the rank whose filemap this node holds */
+#define X 1700000006ULL /* rank 6's creation time of dataset 15 */
+#define Y 1700000000ULL /* rank 0's, the one the index records */
+#define Z 1600000006ULL /* rank 6's of another job's dataset 15 */
+
+static char *base;
+static char cntldir[4200], prefix[4200];
+
+/* a fresh control directory and prefix for case n */
+static void fresh(int n)
+{
+    char dir[4100];
+    snprintf(dir, sizeof(dir), "%s/case%d", base, n);
+    snprintf(cntldir, sizeof(cntldir), "%s/cntl", dir);
+    snprintf(prefix, sizeof(prefix), "%s/prefix", dir);
+    io_mkdir_p(cntldir, 0700, NULL);
+    io_mkdir_p(prefix, 0700, NULL);
+}
+
+/* the dataset descriptor a rank stamps: a complete checkpoint */
+static kvtree_t *dsetdesc(int id, uint64_t created, int complete)
+{
+    char s[64];
+    kvtree_t *d = kvtree_new();
+    kvtree_util_set_int(d, "ID", id);
+    snprintf(s, sizeof(s), "ckpt.%d", id);
+    kvtree_util_set_str(d, "NAME", s);
+    kvtree_util_set_int(d, "FLAGS", 1);
+    kvtree_util_set_int(d, "CKPT", id);
+    kvtree_util_set_u64(d, "CREATED", created);
+    kvtree_util_set_str(d, "USER", "user");
+    kvtree_util_set_str(d, "JOBID", "100");
+    kvtree_util_set_int(d, "COMPLETE", complete);
+    return d;
+}
+
+/* add dataset id (created) with one file of RANK to filemap fm */
+static void fm_add(kvtree_t *fm, int id, uint64_t created)
+{
+    char path[4400];
+    kvtree_t *desc = dsetdesc(id, created, 1);
+    snprintf(path, sizeof(path), "%s/cache/scr.dataset.%d", base, id);
+    kvtree_util_set_str(desc, "DIR", path);
+    filemap_set_desc(fm, id, "DSETDESC", desc);
+    kvtree_delete(&desc);
+    snprintf(path, sizeof(path), "%s/cache/scr.dataset.%d/rank_%d.ckpt", base, id, RANK);
+    kvtree_t *meta = kvtree_new();
+    kvtree_util_set_str(meta, "TYPE", FM_TYPE_USER);
+    kvtree_util_set_u64(meta, "SIZE", 4);
+    kvtree_util_set_int(meta, "COMPLETE", 1);
+    filemap_add_file(fm, id, RANK, path, meta);
+    kvtree_delete(&meta);
+    kvtree_util_set_int(filemap_rank(fm, id, RANK), "FILES", 1);
+}
+
+/* RANK's filemap in the control directory, with datasets ids (created) */
+static void write_filemap(const int *ids, const uint64_t *created, int n)
+{
+    char path[4400];
+    kvtree_t *fm = kvtree_new();
+    for (int i = 0; i < n; i++)
+        fm_add(fm, ids[i], created[i]);
+    snprintf(path, sizeof(path), "%s/filemap_%d.scrinfo", cntldir, RANK);
+    scr_error_t err = {""};
+    if (filemap_write(path, fm, &err) < 0)
+        diag("filemap_write: %s", err.text);
+    kvtree_delete(&fm);
+}
+
+/* the prefix's index gets dataset id as a flush records it: rank 0's
+ * descriptor (created), complete or not */
+static void write_index(int id, uint64_t created, int complete)
+{
+    char name[64];
+    scr_error_t err = {""};
+    kvtree_t *d = dsetdesc(id, created, 1);
+    pfs_dset_name(id, name, sizeof(name));
+    if (index_add(prefix, id, name, d, complete, &err) < 0)
+        diag("index_add: %s", err.text);
+    kvtree_delete(&d);
+}
+
+/* the copy of RANK's filemap a scavenge of dataset id left on the prefix,
+ * in the layout scavenge_rank writes (RANK <r> DSET <id> DSETDESC ...) */
+static void write_copy(int id, uint64_t created)
+{
+    char dsetdir[4200], path[4400];
+    pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
+    dsindex_rank_filemap(dsetdir, RANK, path, sizeof(path));
+    char *slash = strrchr(path, '/');
+    *slash = '\0';
+    io_mkdir_p(path, 0700, NULL);
+    *slash = '/';
+    kvtree_t *out = kvtree_new();
+    kvtree_t *rk = kvtree_setf(out, NULL, "RANK %d DSET %d", RANK, id);
+    kvtree_setf(out, NULL, "DSET %d RANK %d", id, RANK);
+    char rel[64];
+    snprintf(rel, sizeof(rel), "rank_%d.ckpt", RANK);
+    kvtree_t *m = kvtree_setf(rk, NULL, "FILE %s META", rel);
+    kvtree_util_set_str(m, "FILE", rel);
+    kvtree_set(rk, "DSETDESC", dsetdesc(id, created, 1));
+    kvtree_util_set_int(rk, "FILES", 1);
+    scr_error_t err = {""};
+    if (kvtree_write_file(path, out, &err) < 0)
+        diag("kvtree_write_file: %s", err.text);
+    kvtree_delete(&out);
+}
+
+/* scavenge_pick_below's result; *id -1 when it left id alone */
+static int pick(int below, int *id)
+{
+    scr_error_t err = {""};
+    *id = -1;
+    int rc = scavenge_pick_below(prefix, cntldir, below, id, &err);
+    if (rc < 0)
+        diag("scavenge_pick_below: %s", err.text);
+    return rc;
+}
+
+int main(void)
+{
+    int id, rc;
+    const int one[] = {15}, two[] = {14, 15};
+    const uint64_t one_c[] = {X}, two_c[] = {X - 100, X};
+    base = tu_tmpdir();
+
+    fresh(1);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 0, "1: no filemap in the control directory: nothing to scavenge (rc %d)",
+       rc);
+
+    fresh(2);
+    write_filemap(one, one_c, 1);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 1 && id == 15,
+       "2: dataset 15 in the filemap, no index: scavenge 15 (rc %d, id %d)", rc, id);
+
+    fresh(3);
+    write_filemap(one, one_c, 1);
+    write_index(15, X, 1);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 0,
+       "3: the index has 15 complete with the same CREATED: nothing to "
+       "scavenge (rc %d, id %d)",
+       rc, id);
+
+    fresh(4);
+    write_filemap(one, one_c, 1);
+    write_index(15, Y, 1);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 1 && id == 15,
+       "4: the index has 15 with rank 0's CREATED, no copy of rank 6's filemap on "
+       "the prefix: scavenge 15 (rc %d, id %d)",
+       rc, id);
+
+    fresh(5);
+    write_filemap(one, one_c, 1);
+    write_index(15, Y, 1);
+    write_copy(15, X);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 0,
+       "5: the index has 15 with rank 0's CREATED, the prefix's copy of rank 6's "
+       "filemap has rank 6's CREATED: already scavenged (rc %d, id %d)",
+       rc, id);
+
+    fresh(6);
+    write_filemap(one, one_c, 1);
+    write_index(15, Y, 1);
+    write_copy(15, Z);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 1 && id == 15,
+       "6: the prefix's copy of rank 6's filemap is another job's dataset 15 "
+       "(CREATED differs): scavenge 15 (rc %d, id %d)",
+       rc, id);
+
+    fresh(7);
+    write_filemap(one, one_c, 1);
+    write_index(15, X, 0);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 1 && id == 15,
+       "7: the index has 15 with the same CREATED but COMPLETE 0: scavenge 15 "
+       "(rc %d, id %d)",
+       rc, id);
+
+    fresh(8);
+    write_filemap(two, two_c, 2);
+    rc = pick(15, &id);
+    ok(rc == 1 && id == 14,
+       "8: datasets 14 and 15 in the filemap, below 15: scavenge 14 (rc %d, id %d)", rc,
+       id);
+    rc = pick(INT_MAX, &id);
+    ok(rc == 1 && id == 15, "8: and without a bound, 15 (rc %d, id %d)", rc, id);
+
+    tu_rmrf(base);
+    free(base);
+    return done_testing();
+}

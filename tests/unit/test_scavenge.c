@@ -147,58 +147,40 @@ int main(void)
     ok(rc == 0, "1: no filemap in the control directory: nothing to scavenge (rc %d)",
        rc);
 
-    fresh(2);
-    write_filemap(one, one_c, 1);
-    rc = pick(INT_MAX, &id);
-    ok(rc == 1 && id == 15,
-       "2: dataset 15 in the filemap, no index: scavenge 15 (rc %d, id %d)", rc, id);
-
-    fresh(3);
-    write_filemap(one, one_c, 1);
-    write_index(15, X, 1);
-    rc = pick(INT_MAX, &id);
-    ok(rc == 0,
-       "3: the index has 15 complete with the same CREATED: nothing to "
-       "scavenge (rc %d, id %d)",
-       rc, id);
-
-    fresh(4);
-    write_filemap(one, one_c, 1);
-    write_index(15, Y, 1);
-    rc = pick(INT_MAX, &id);
-    ok(rc == 1 && id == 15,
-       "4: the index has 15 with rank 0's CREATED, no copy of rank 6's filemap on "
-       "the prefix: scavenge 15 (rc %d, id %d)",
-       rc, id);
-
-    fresh(5);
-    write_filemap(one, one_c, 1);
-    write_index(15, Y, 1);
-    write_copy(15, X);
-    rc = pick(INT_MAX, &id);
-    ok(rc == 0,
-       "5: the index has 15 with rank 0's CREATED, the prefix's copy of rank 6's "
-       "filemap has rank 6's CREATED: already scavenged (rc %d, id %d)",
-       rc, id);
-
-    fresh(6);
-    write_filemap(one, one_c, 1);
-    write_index(15, Y, 1);
-    write_copy(15, Z);
-    rc = pick(INT_MAX, &id);
-    ok(rc == 1 && id == 15,
-       "6: the prefix's copy of rank 6's filemap is another job's dataset 15 "
-       "(CREATED differs): scavenge 15 (rc %d, id %d)",
-       rc, id);
-
-    fresh(7);
-    write_filemap(one, one_c, 1);
-    write_index(15, X, 0);
-    rc = pick(INT_MAX, &id);
-    ok(rc == 1 && id == 15,
-       "7: the index has 15 with the same CREATED but COMPLETE 0: scavenge 15 "
-       "(rc %d, id %d)",
-       rc, id);
+    /* dataset 15 in rank 6's filemap (created X); what the prefix holds */
+    static const struct {
+        uint64_t index; /* the index's CREATED, 0: no index */
+        int complete;   /* the index's COMPLETE */
+        uint64_t copy;  /* CREATED of rank 6's filemap copy, 0: none */
+        int want;       /* 1: scavenge 15, 0: nothing to do */
+        const char *what;
+    } cases[] = {
+        {0, 0, 0, 1, "no index: scavenge 15"},
+        {X, 1, 0, 0, "the index has 15 complete with the same CREATED: nothing to do"},
+        {Y, 1, 0, 1,
+         "the index has 15 with rank 0's CREATED, no copy of rank 6's filemap on the "
+         "prefix: scavenge 15"},
+        {Y, 1, X, 0,
+         "the index has 15 with rank 0's CREATED, the prefix's copy of rank 6's "
+         "filemap has rank 6's: already scavenged"},
+        {Y, 1, Z, 1,
+         "the prefix's copy of rank 6's filemap is another job's dataset 15 (CREATED "
+         "differs): scavenge 15"},
+        {X, 0, 0, 1,
+         "the index has 15 with the same CREATED but COMPLETE 0: scavenge 15"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int n = (int)i + 2;
+        fresh(n);
+        write_filemap(one, one_c, 1);
+        if (cases[i].index)
+            write_index(15, cases[i].index, cases[i].complete);
+        if (cases[i].copy)
+            write_copy(15, cases[i].copy);
+        rc = pick(INT_MAX, &id);
+        ok(rc == cases[i].want && id == (cases[i].want ? 15 : -1),
+           "%d: %s (rc %d, id %d)", n, cases[i].what, rc, id);
+    }
 
     fresh(8);
     write_filemap(two, two_c, 2);

@@ -151,8 +151,9 @@ halt_running() { # halt_running OUT ARGS-FOR-SCR-HALT...
 	local o=$1
 	shift
 	(sim_run "$o" "$ALL" "$ex" --steps 3000 --every 2 --size 1000 --sleep-ms 20) &
-	local runner=$!
+	local runner=$! t0=$SECONDS
 	for i in $(seq 1 600); do grep -q "checkpoint step" "$o" 2>/dev/null && break; sleep 0.1; done
+	launch_s=$((SECONDS - t0))
 	"$scr" halt --prefix "$pfs" "$@" >/dev/null
 	wait $runner
 }
@@ -163,9 +164,17 @@ check "halt: ExitBefore with HaltSeconds on a running job" \
 	halt_running "$out/h4" --before +1h --seconds 3600
 check "halt: stopped HaltSeconds before the deadline" has "$out/h4" "SCR says stop"
 rm -f "$pfs/.scr/halt.scr"
-SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0 -x SCR_END_TIME=$(($(date +%s) + 40)) -x SCR_HALT_SECONDS=32)
-check "halt: SCR_HALT_SECONDS before the job's end time" \
-	sim_run "$out/h5" "$ALL" "$ex" --steps 1000 --every 2 --size 1000 --sleep-ms 100
+# The condition must not hold yet at SCR_Init (which would refuse to run)
+# but must hold at a later checkpoint: it comes W seconds from now, W three
+# times what the launch up to the first checkpoint took just above (a
+# sanitized launch beside the other lanes of scripts/test took more than
+# the 8 s this once allowed), and the run lasts until told to stop
+w=$((3 * ${launch_s:-5} + 10))
+[ $w -le 90 ] || w=90
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0 -x SCR_END_TIME=$(($(date +%s) + w + 32)) -x SCR_HALT_SECONDS=32)
+SIM_TIMEOUT=$((w + 120)) check "halt: SCR_HALT_SECONDS before the job's end time ($w s from now)" \
+	sim_run "$out/h5" "$ALL" "$ex" --steps 100000 --every 4 --size 1000 --sleep-ms 100
+check "halt: the condition did not hold at SCR_Init yet" hasnt "$out/h5" "halt condition .* holds for prefix .*: not running"
 check "halt: stopped with time to spare" has "$out/h5" "SCR says stop"
 sim_setup 4
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)

@@ -70,7 +70,7 @@ pdir=""
 # own: the checkout, the state and SIMNODE_SHARE stay the host's inside them
 clone=$(mktemp -d /tmp/scr-smoke-clone.XXXXXX)
 mkdir -p "$clone/tests/sim" "$clone/build" "$clone/work"
-cp "$simnode" "$clone/tests/sim/" && cp "$smoke" "$clone/build/"
+cp "$simnode" "$here/simnode_hold.c" "$clone/tests/sim/" && cp "$smoke" "$clone/build/"
 echo shared >"$clone/work/f"
 tsim=$clone/tests/sim/simnode tdir=$clone/state
 # the real checkout stays shared too: files named in the environment (the
@@ -107,9 +107,9 @@ trap - EXIT
 check "stop removes the state" test ! -e "$dir" -a ! -e "$dshm"
 left=0
 for p in $holders; do
-	# a zombie not yet reaped by its unshare parent is dead too
+	# a zombie not yet reaped by init is dead too
 	state=$(sed 's/^.*) \(.\).*/\1/' /proc/$p/stat 2>/dev/null)
-	[ "$(cat /proc/$p/comm 2>/dev/null)" = sleep ] && [ "$state" != Z ] && left=$((left + 1))
+	[ "$(cat /proc/$p/comm 2>/dev/null)" = simnode-hold ] && [ "$state" != Z ] && left=$((left + 1))
 done
 check "stop kills the nodes' holders (left: $left)" test "$left" -eq 0
 wait $sleeper 2>/dev/null

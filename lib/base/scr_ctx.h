@@ -83,7 +83,9 @@ typedef struct {
         reddesc_t *rd;
         char dir[SCR_PATH_MAX];
         double t0;
-        int bypass;      /* the files go straight to the prefix (bypass.h) */
+        uint64_t created; /* rank 0's time at the start (microseconds): the
+                             dataset's one CREATED on every rank */
+        int bypass;       /* the files go straight to the prefix (bypass.h) */
         kvtree_t *files; /* bypass: rel -> CLASH 1 if the name was taken */
     } out;
     struct mem_state *mem; /* the memory-protect API (mem.h), or NULL */

@@ -44,18 +44,32 @@ static int out_check(scr_ctx_t *ctx, const char *fn, enum scr_state want)
     return 0;
 }
 
+/* The dataset's creation time, the same on every rank: rank 0's.  The
+ * index keeps rank 0's descriptor, and a scavenge on a node without rank 0
+ * compares its own filemap's CREATED with the index's to know whether the
+ * dataset on the prefix is this one; a time of its own would never match,
+ * and the node would copy a dataset that is already there again. */
+static uint64_t out_created(scr_ctx_t *ctx)
+{
+    uint64_t t = 0;
+    if (ctx->rank == 0) {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        t = (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec;
+    }
+    MPI_Bcast(&t, 1, MPI_UINT64_T, 0, ctx->comm);
+    return t;
+}
+
 static kvtree_t *out_dsetdesc(scr_ctx_t *ctx)
 {
     kvtree_t *d = kvtree_new();
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
     kvtree_util_set_int(d, "ID", ctx->out.id);
     kvtree_util_set_str(d, "NAME", ctx->out.name);
     kvtree_util_set_int(d, "FLAGS", ctx->out.flags);
     if (ctx->out.flags & SCR_FLAG_CHECKPOINT)
         kvtree_util_set_int(d, "CKPT", ctx->checkpoint_id);
-    kvtree_util_set_u64(d, "CREATED",
-                        (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec);
+    kvtree_util_set_u64(d, "CREATED", ctx->out.created);
     kvtree_util_set_str(d, "USER", ctx->user);
     kvtree_util_set_str(d, "JOBID", ctx->jobid);
     /* a scavenge on one node must know how many ranks to expect */
@@ -127,6 +141,7 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index,
                                                        ? ctx->checkpoint_id
                                                        : ctx->out.id);
     ctx->out.t0 = scr_now();
+    ctx->out.created = out_created(ctx);
     scr_error_t err = {""};
     int ok = ctx->out.rd != NULL;
     if (!ok)

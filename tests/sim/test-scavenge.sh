@@ -15,6 +15,8 @@
 # The PARTNER epilogs are told another prefix (the job's submission-time
 # one) and a spare node5 that never ran the job takes part: they scavenge to
 # the prefix the run recorded, and the spare does not hold up the election.
+# flushed  every checkpoint flushed by the library: no epilog copies the
+#          newest again
 # and the prolog: directories made 0700, a planted symlink refused, a stale
 # directory purged only when the scheduler says its job ended (never here).
 source "$(dirname "$0")/lib.sh"
@@ -160,6 +162,26 @@ for n in node1 node2 node3 node4 node5; do "$simnode" wipe "$sim_dir" $n; done
 check "fallback: a new job restarts from the older checkpoint" \
 	job_run 4243 "$out/restart" "$ALL" "$ex" --steps 8 --files 2 --size 300000 --expect-restart 4
 check "fallback: fetched and every byte verified" has "$out/restart" 'restarted from step.4, every byte verified'
+
+# ---- a checkpoint the library flushed: every rank records the dataset
+# with the CREATED time the index keeps (rank 0's, agreed at
+# SCR_Start_output), so no node's epilog takes it for another dataset of
+# the same id and copies it again (each rank once stamped its own time, and
+# node2-4 copied the flushed checkpoint a second time)
+sim_setup 5
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_SET_FAILURES=2 -x SCR_FLUSH=1)
+check "flushed: the job checkpoints to step 6, flushing each" \
+	sim_run "$out/flushed" "$ALL" "$ex" --steps 6 --files 2 --size 300000
+shm=$("$simnode" shm "$sim_dir")
+check "flushed: each node still caches its part" \
+	test -d "$shm/node1/root/scr.4242" -a -d "$shm/node4/root/scr.4242"
+down=""
+rm -f "$out"/epilog.*
+epilog node1 node2 node3 node4
+check "flushed: the epilogs ran and removed the caches" \
+	test ! -e "$shm/node1/root/scr.4242" -a ! -e "$shm/node4/root/scr.4242"
+check "flushed: no node copied the flushed checkpoint again" hasnt "$pfs/.scr/log" 'event=SCAVENGE'
+check "flushed: the epilogs are sanitizer-clean" hasnt "$out/epilogs" 'Sanitizer|runtime error'
 
 # ---- the prolog
 id scrtest >/dev/null 2>&1 || useradd --create-home scrtest

@@ -86,7 +86,7 @@ typedef struct {
         uint64_t created; /* rank 0's time at the start (microseconds): the
                              dataset's one CREATED on every rank */
         int bypass;       /* the files go straight to the prefix (bypass.h) */
-        kvtree_t *files; /* bypass: rel -> CLASH 1 if the name was taken */
+        kvtree_t *files;  /* bypass: rel -> CLASH 1 if the name was taken */
     } out;
     struct mem_state *mem; /* the memory-protect API (mem.h), or NULL */
     int restart_id;        /* dataset offered for restart, -1 none */

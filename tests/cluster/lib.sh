@@ -17,6 +17,7 @@
 # Then: asuser CMD... (as the test user, in $work), script NAME BODY (a batch
 # script the user owns), submit SBATCH-ARGS... (prints the job id),
 # job_state JOB, wait_job JOB (until it and its epilogs are over),
+# run_job OUT CMD... (submit and wait, again after the san_tag41 race),
 # node_reason NODE, owned_by_user DIR.
 cluster=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/slurmcluster
 user=${SCR_CLUSTER_USER:-scrtest}
@@ -84,6 +85,27 @@ wait_job() { # until the job and its epilogs are over
 	done
 	echo "job $1 still $s"
 	return 1
+}
+# run_job OUT CMD...: CMD submits a job whose output goes to $work/OUT and
+# prints its id; wait for it (its id in $j).  A job whose plain srun lost a
+# rank to the start-up race of Open MPI under Slurm's mpi/pmix in sanitizer
+# mode (san_tag41, san.sh) is submitted once more: scr run relaunches such a
+# run, a plain srun cannot.  (Its --kill-on-bad-exit=1 ends the step when a
+# rank dies; without it the other ranks wait for that one forever, and the
+# job held its nodes until the test gave up on it.)
+run_job() {
+	local out=$1 mark try
+	shift
+	mark=$(mktemp "$base/mark.XXXXXX")
+	for try in 1 2; do
+		rm -f "$work/$out"
+		j=$("$@") || break
+		wait_job "$j" || break
+		[ $try = 1 ] && san_tag41_since "$cl/san/log" "$mark" || break
+		echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
+		touch "$mark"
+	done
+	rm -f "$mark"
 }
 node_reason() { sinfo -h -N -n "$1" -o '%E' | head -1; }
 owned_by_user() { [ -z "$(find "$1" ! -user "$user" -print -quit)" ]; }

@@ -111,6 +111,17 @@ san_tag41() {
 		grep -q 'rsi = 0x0000000000000041' "$1" && grep -q 'rcx = 0x0000000000000000' "$1"
 }
 
+# san_tag41_since DIR MARKER: in sanitizer mode, a report in DIR written
+# after the file MARKER is of a rank that died of that race
+san_tag41_since() {
+	[ -n "${SCR_CLUSTER_SANITIZE:-}" ] || return 1
+	local f
+	for f in $(find "$1" -type f -newer "$2" 2>/dev/null); do
+		san_tag41 "$f" && return 0
+	done
+	return 1
+}
+
 san_clean() {
 	local log=$1 f bad=0
 	san_suppressed "$log"

@@ -160,7 +160,7 @@ fi
 # ---- (b) cancelled after an unflushed checkpoint: scavenged, indexed, restarted
 if want b; then
 mkdir -p "$shm/node2/$user/scr.99999" && chown -R "$user:" "$shm/node2/$user"
-script long.sh "srun --mpi=pmix $example --steps 200 --every 2 --sleep-ms 300"
+script long.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 200 --every 2 --sleep-ms 300"
 j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o long.out long.sh)
 wait_for "$work/long.out" 'checkpoint step.6 complete' 90
 check "(b) the prolog purged the directory of an ended job" test ! -e "$shm/node2/$user/scr.99999"
@@ -172,9 +172,8 @@ asuser scr index --list >"$base/index.txt"
 check "(b) the index marks it current" has "$base/index.txt" '^\* .* complete '
 check "(b) every file on the prefix belongs to $user" owned_by_user "$work"
 check "(b) the epilog removed the caches" test ! -e "$shm/node1/$user/scr.$j"
-script restart.sh "srun --mpi=pmix $example --steps 40 --every 2 --expect-restart"
-j=$(submit --scr=on -N4 -w 'node[2-5]' -o restart.out restart.sh)
-wait_job "$j"
+script restart.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 40 --every 2 --expect-restart"
+run_job restart.out submit --scr=on -N4 -w 'node[2-5]' -o restart.out restart.sh
 check "(b) a new job on other nodes fetched it" has "$work/restart.out" 'restart from the prefix: dataset [0-9]+ fetched'
 check "(b) and restarted from it" has "$work/restart.out" 'restarted from step\.[0-9]+, every byte verified'
 check "(b) and finished" has "$work/restart.out" 'done at step 40'
@@ -185,7 +184,7 @@ if want f; then
 pre=$work/inner-prefix
 mkdir -p "$pre" && chown "$user:" "$pre"
 script inner.sh "export SCR_PREFIX=$pre && cd $pre
-srun --mpi=pmix $example --steps 200 --every 2 --sleep-ms 300"
+srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 200 --every 2 --sleep-ms 300"
 j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o inner.out inner.sh)
 wait_for "$work/inner.out" 'checkpoint step.6 complete' 90
 scancel "$j"
@@ -196,9 +195,8 @@ check "(f) one node indexed it there" test "$(grep -c "event=INDEX job=$j .*ok=1
 check "(f) nothing of it went to the submission directory" hasnt "$work/.scr/log" "job=$j "
 check "(f) every file on that prefix belongs to $user" owned_by_user "$pre"
 script inner2.sh "export SCR_PREFIX=$pre && cd $pre
-srun --mpi=pmix $example --steps 40 --every 2"
-j=$(submit --scr=on -N4 -w 'node[2-5]' -o inner2.out inner2.sh)
-wait_job "$j"
+srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 40 --every 2"
+run_job inner2.out submit --scr=on -N4 -w 'node[2-5]' -o inner2.out inner2.sh
 check "(f) the next job with that SCR_PREFIX fetched it" has "$work/inner2.out" 'restart from the prefix: dataset [0-9]+ fetched'
 check "(f) and restarted from it" has "$work/inner2.out" 'restarted from step\.([6-9]|[1-9][0-9]+), every byte verified'
 
@@ -208,20 +206,18 @@ if want d; then
 secret=$base/secret
 echo "TOP-SECRET-ROOT-DATA" >"$secret" && chmod 600 "$secret"
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
-script plant.sh "srun --mpi=pmix $example --steps 6 --every 2 --size 65536
+script plant.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 6 --every 2 --size 65536
 f=\$(ls -d /dev/shm/$user/scr.\$SLURM_JOB_ID/scr.dataset.*/ckpt/rank_0_f0.dat | sort -V | tail -1)
 rm -f \"\$f\" && ln -s $secret \"\$f\" && echo planted \$f"
-j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o plant.out plant.sh)
-wait_job "$j"
+run_job plant.out asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o plant.out plant.sh
 check "(d) the job planted the symlink" has "$work/plant.out" '^planted '
 check "(d) the epilog refused the symlink" has "$cl/log/slurmd.node1.log" 'rank_0_f0.dat.*(Too many levels|not a regular|is a symbolic link; not following it)'
 check "(d) the index rebuilt the file from XOR" has "$work/.scr/log" "event=INDEX job=$j .*rebuilt=1 .*ok=1"
 grep -h "scr-epilog\[job $j\]" "$cl"/log/slurmd.*.log | sed 's/^/# /' 
 check "(d) the secret is nowhere on the prefix" test -z "$(grep -rl TOP-SECRET "$work" 2>/dev/null)"
 check "(d) every file on the prefix belongs to $user" owned_by_user "$work"
-script verify.sh "srun --mpi=pmix $example --steps 8 --every 2 --size 65536 --expect-restart"
-j=$(submit --scr=on -N4 -w 'node[2-5]' -o verify.out verify.sh)
-wait_job "$j"
+script verify.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 8 --every 2 --size 65536 --expect-restart"
+run_job verify.out submit --scr=on -N4 -w 'node[2-5]' -o verify.out verify.sh
 check "(d) a restart from the rebuilt dataset verifies every byte" has "$work/verify.out" 'restarted from step\.6, every byte verified'
 
 [ "${SCR_TEST_STOP:-}" = d ] && { finish; exit; }
@@ -232,7 +228,7 @@ rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
 # a third run for the start-up race of case (a)'s comment (seen here: the
 # relaunch died at MPI_Init under the sanitized slurmstepd, san_tag41)
 script runI.sh "export SCR_RUNS=3
-scr_srun --mpi=pmix $example --steps 8 --every 2 --size 65536 --one-dies-after 4
+scr_srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 8 --every 2 --size 65536 --one-dies-after 4
 echo \"scr run exit: \$?\""
 j=$(submit --scr=on -N2 --ntasks-per-node=2 -o runI.out runI.sh)
 wait_job "$j" || scancel "$j"
@@ -272,7 +268,7 @@ rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
 # run, scr run relaunches, and a fourth run is allowed for it.
 script runA.sh "echo \"nodes=\$SLURM_JOB_NUM_NODES spares=\$SCR_SPARES\"
 export SCR_RUNS=4
-scr_srun --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
+scr_srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 30 --every 2 --sleep-ms 300
 echo \"scr run exit: \$?\""
 j=$(submit --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 -o runA.out runA.sh)
 wait_for "$work/runA.out" 'checkpoint step.8 complete' 180
@@ -290,7 +286,14 @@ check "(a) the app restarted from the rebuilt cache" has "$work/runA.out" 'resta
 check "(a) every byte verified" has "$work/runA.out" 'restarted from step\.[0-9]+, every byte verified'
 check "(a) and it finished" has "$work/runA.out" 'done at step 30'
 check "(a) scr run succeeded" has "$work/runA.out" 'scr run exit: 0'
-check "(a) postrun put the last checkpoint on the prefix" has "$work/runA.out" 'scr postrun: dataset [0-9]+ scavenged and indexed'
+# the library flushes the last checkpoint at SCR_Finalize; postrun copies
+# it only when that did not happen (every node once copied it again: each
+# rank dated the dataset itself, and the index has rank 0's date)
+check "(a) postrun found the last checkpoint on the prefix, or put it there" \
+	has "$work/runA.out" 'scr postrun: (dataset [0-9]+ scavenged and indexed|the newest checkpoint is already on )'
+asuser scr index --list >"$base/indexA.txt"
+check "(a) the last checkpoint (step.30) is the prefix's current one, complete" \
+	has "$base/indexA.txt" '^\* +[0-9]+ +complete +step\.30 '
 fi
 san_check "$cl/san/log" slurmstepd
 finish

@@ -92,7 +92,7 @@ chmod 755 "$base/probe.sh"
 # other's job, probe both ways, wait until both are done
 probe_job() {
 	local me=$1 other=$2 mywork=$3 otherwork=$4
-	printf '%s\n' "srun --mpi=pmix $example --steps 4 --every 2 --size 65536" \
+	printf '%s\n' "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 4 --every 2 --size 65536" \
 		"touch $mywork/ready.\$SLURM_JOB_ID" \
 		"for i in \$(seq 1 240); do [ -e $base/go ] && break; sleep 0.5; done" \
 		"srun -N2 --ntasks-per-node=1 $base/probe.sh own $me \$SLURM_JOB_ID $mywork" \
@@ -163,7 +163,7 @@ rm -rf "$work1/.scr" "$work1"/scr.dataset.* "$work1/ckpt"
 # where REL would land from the staging area, and from the prefix itself
 evil=$(realpath -m "$work1/.scr/scr.dataset.0/../../../../x/evil")
 evil2=$(realpath -m "$work1/../../../../x/evil")
-script paths.sh "srun --mpi=pmix $example --steps 6 --every 2 --size 65536 --files 2
+script paths.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 6 --every 2 --size 65536 --files 2
 c=/dev/shm/$user1/scr.\$SLURM_JOB_ID
 d=\$(ls -d \$c/scr.dataset.* | sort -V | tail -1)
 # rank 0, file 0: its path climbs out of the dataset to /dev/shm/foreign.0
@@ -205,16 +205,15 @@ check "(c) nothing was written where REL pointed" test ! -e "$evil" -a ! -e "$ev
 check "(c) nor anywhere else outside the prefix and the job's trees" \
 	sh -c '[ -z "$1" ] || { echo "--- written outside:"; echo "$1" | head -20; exit 1; }' sh "$outside"
 check "(c) every file on the prefix is $user1's" owned_by "$user1" "$work1"
-script verify.sh "srun --mpi=pmix $example --steps 8 --every 2 --size 65536 --files 2 --expect-restart 6"
-j=$(submit --scr=on -N2 -w 'node[2-3]' --ntasks-per-node=2 -o verify.out verify.sh)
-wait_job "$j"
+script verify.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 8 --every 2 --size 65536 --files 2 --expect-restart 6"
+run_job verify.out submit --scr=on -N2 -w 'node[2-3]' --ntasks-per-node=2 -o verify.out verify.sh
 check "(c) a restart from the rebuilt dataset verifies every byte" \
 	has "$work1/verify.out" 'restarted from step\.6, every byte verified'
 
 # ---- (d) a symlinked directory and a hard link to a foreign file
 node_exec node1 sh -c 'echo FOREIGN >/dev/shm/foreign.1 && chmod 666 /dev/shm/foreign.1'
 rm -rf "$work1/.scr" "$work1"/scr.dataset.* "$work1/ckpt"
-script links.sh "srun --mpi=pmix $example --steps 6 --every 2 --size 65536 --files 2
+script links.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 6 --every 2 --size 65536 --files 2
 c=/dev/shm/$user1/scr.\$SLURM_JOB_ID
 d=\$(ls -d \$c/scr.dataset.* | sort -V | tail -1)
 # node1's rank files: their directory becomes a link to a copy of it
@@ -247,7 +246,7 @@ STORE=/tmp COUNT=1
 CKPT=0 INTERVAL=1 TYPE=XOR STORE=/tmp
 EOF
 chown "$user2:" "$work2/.scrconf"
-as2 script store.sh "srun --mpi=pmix $example --steps 200 --every 2 --size 65536 --sleep-ms 300"
+as2 script store.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 200 --every 2 --size 65536 --sleep-ms 300"
 j=$(as2 asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N2 -w 'node[2-3]' \
 	--ntasks-per-node=2 -o store.out store.sh)
 wait_for "$work2/store.out" 'checkpoint step.6 complete' 90

@@ -85,11 +85,6 @@ san_job_env() {
 san_ours='^ *#[0-9]+ .*(/libscrf?\.so|/scr\.so|/scr-(prolog|epilog)|/scr_example|/bin/scr |'
 san_ours+='(lib/(common|core|scr)|pmix|prolog|cmd|slurm-plugin|flux-plugin|examples)/[a-z_]+\.c:)'
 
-# the lines of a log file that are not LSan's "Suppressions used:" table
-san_report_lines() {
-	grep -Ev '^(-+|Suppressions used:|  count +bytes +template| +[0-9]+ +[0-9]+ +[^ ]+|)$' "$1"
-}
-
 # print the leaks lsan.supp suppressed, summed over every log file
 san_suppressed() {
 	cat "$1"/* 2>/dev/null | awk '/^Suppressions used:/ { on = 1; next }
@@ -127,7 +122,7 @@ san_clean() {
 	san_suppressed "$log"
 	for f in "$log"/*; do
 		[ -e "$f" ] || continue
-		[ -z "$(san_report_lines "$f")" ] && continue
+		[ -z "$(san_quiet "$f")" ] && continue
 		if san_tag41 "$f"; then
 			echo "# $(basename "$f"): the start-up race of Open MPI under Slurm's mpi/pmix (san_tag41), not counted"
 			continue
@@ -138,7 +133,7 @@ san_clean() {
 		else
 			echo "# $(basename "$f"): a report that names no SCR code (a scheduler's own leak may get a documented suppression in lsan.supp):"
 		fi
-		san_report_lines "$f" | head -60 | sed 's/^/#   /'
+		san_quiet "$f" | head -60 | sed 's/^/#   /'
 	done
 	[ "$bad" -eq 0 ]
 }

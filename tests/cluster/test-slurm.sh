@@ -228,7 +228,7 @@ rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
 # a third run for the start-up race of case (a)'s comment (seen here: the
 # relaunch died at MPI_Init under the sanitized slurmstepd, san_tag41)
 script runI.sh "export SCR_RUNS=3
-scr_srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 8 --every 2 --size 65536 --one-dies-after 4
+scr_srun --mpi=pmix $example --steps 8 --every 2 --size 65536 --one-dies-after 4
 echo \"scr run exit: \$?\""
 j=$(submit --scr=on -N2 --ntasks-per-node=2 -o runI.out runI.sh)
 wait_job "$j" || scancel "$j"
@@ -268,7 +268,7 @@ rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
 # run, scr run relaunches, and a fourth run is allowed for it.
 script runA.sh "echo \"nodes=\$SLURM_JOB_NUM_NODES spares=\$SCR_SPARES\"
 export SCR_RUNS=4
-scr_srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 30 --every 2 --sleep-ms 300
+scr_srun --mpi=pmix $example --steps 30 --every 2 --sleep-ms 300
 echo \"scr run exit: \$?\""
 j=$(submit --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 -o runA.out runA.sh)
 wait_for "$work/runA.out" 'checkpoint step.8 complete' 180

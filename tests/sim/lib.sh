@@ -21,11 +21,11 @@ has() { # has FILE PATTERN: grep -E, printing the file (its last 60 lines) when 
 	grep -Eq -- "$2" "$1" || { echo "--- $1 lacks /$2/:"; san_quiet "$1" | sed 's/^/    /' | tail -60; return 1; }
 }
 
-# san_quiet FILE: FILE without the leak suppressions' tables every rank
-# prints in a sanitized run (they would fill a failed check's tail)
+# san_quiet FILE: FILE without LSan's "Suppressions used:" tables, which
+# every rank of a sanitized run prints (they would fill a failed check's
+# tail; tests/cluster/san.sh finds the reports in a log file with it)
 san_quiet() {
-	awk '/^-+$/ { next } /^Suppressions used:/ || /^ +count +bytes template/ { next }
-		/^ +[0-9]+ +[0-9]+ [^ ]+$/ { next } NF { print }' "$1"
+	grep -Ev '^(-+|Suppressions used:|  count +bytes +template| +[0-9]+ +[0-9]+ +[^ ]+|)$' "$1"
 }
 
 hasnt() {

@@ -163,7 +163,8 @@ int cmd_run(int argc, char **argv)
         }
         if (want > 0)
             use = run_pick(live, want);
-        launch_where_t where = {use ? use : live, j.down, use != NULL, !user_n};
+        launch_where_t where = {use ? use : live, j.down, use != NULL, !user_n,
+                                attempt > 1};
         argv_t cmd = {0};
         j.launcher->app(j.launcher, &cmd, &where, argc - first, argv + first);
         char *hosts = nodelist_compress(where.nodes);

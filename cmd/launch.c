@@ -53,6 +53,15 @@ static void add_list(argv_t *out, const char *opt, const nodelist_t *hl)
     free(s);
 }
 
+/* slurm_ghost_note: Slurm (seen with 22.05) keeps a step RUNNING until the
+ * job ends when its tasks on the other nodes had ended before slurmctld
+ * declared its lost node DOWN: on a --no-kill job the node is first removed
+ * from the job, and the step's completion for it never comes.  That step
+ * keeps its CPUs, so a new step that does not share them waits forever
+ * ("Requested nodes are busy"); scancel does not clear it.  Steps scr
+ * starts itself (checks, scavenges) and relaunches therefore share with
+ * --overlap (Slurm 20.11 and later); a first run does not, so it never
+ * shares the CPUs of a step the user's script runs beside it. */
 static void srun_app(const launcher_t *l, argv_t *out, const launch_where_t *w, int uargc,
                      char **uargv)
 {
@@ -62,6 +71,10 @@ static void srun_app(const launcher_t *l, argv_t *out, const launch_where_t *w, 
      * other ranks then wait on the dead one forever and scr run never gets
      * to relaunch.  A user's own --kill-on-bad-exit comes later and wins. */
     argv_add(out, "--kill-on-bad-exit=1");
+    /* after a failure a step of the failed run may hold its CPUs for good
+     * (slurm_ghost_note below) */
+    if (w->relaunch)
+        argv_add(out, "--overlap");
     if (w->exact && w->add_count)
         argv_addf(out, "--nodes=%d", nodelist_count(w->nodes));
     if (w->exact)
@@ -81,6 +94,7 @@ static void srun_per_node(const launcher_t *l, argv_t *out, const nodelist_t *no
     argv_addf(out, "--ntasks=%d", nodelist_count(nodes));
     argv_add(out, "--ntasks-per-node=1");
     argv_add(out, "--kill-on-bad-exit=0");
+    argv_add(out, "--overlap"); /* slurm_ghost_note */
     argv_add(out, "--mpi=none");
     add_list(out, "--nodelist", nodes);
     for (int i = 0; i < argc; i++)

@@ -25,6 +25,7 @@ typedef struct {
     const nodelist_t *exclude; /* the job's nodes that are down */
     int exact;                 /* run on exactly nodes, not where the launcher likes */
     int add_count;             /* also pass their count (the user's options have none) */
+    int relaunch;              /* a run after a failed one in this allocation */
 } launch_where_t;
 
 typedef struct launcher launcher_t;

@@ -67,15 +67,37 @@ asuser() {
 		OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
 		OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1 "$@")
 }
+active() { squeue -h -j "$1" -t all -o %T | grep -Eq 'PENDING|RUNNING|COMPLETING|CONFIGURING'; }
+# Every wait has a deadline (a job here takes well under a minute; the
+# limits are for a busy machine): a demo that hangs explains nothing, one
+# that gives up prints where each job and daemon stood.
+give_up() {
+	echo "demo: FAILED: $*"
+	squeue -a -t all -o '%i %T %R %M %N' || true
+	local f
+	for f in "$base"/work/job*.out "$base"/cluster/log/slurmctld.log "$base"/cluster/log/slurmd.*.log; do
+		[ -f "$f" ] && { echo "--- tail of $f"; tail -25 "$f"; }
+	done
+	echo "--- processes"
+	ps -eo pid,ppid,stat,etime,args | grep -E 'slurm|scr|srun|prte|orted' | grep -v grep || true
+	exit 1
+}
 wait_job() {
-	while squeue -h -j "$1" -t all -o %T | grep -Eq 'PENDING|RUNNING|COMPLETING|CONFIGURING'; do
+	local end=$((SECONDS + 600))
+	while active "$1"; do
+		[ $SECONDS -lt $end ] || give_up "job $1 still not ended after 600 s"
 		sleep 0.5
 	done
 }
 
 say "sbatch --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 job.sh   (as $user)"
-job=$(asuser sbatch --parsable --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 -o job.out job.sh)
-until grep -q 'checkpoint step.8 complete' "$base/work/job.out" 2>/dev/null; do sleep 0.3; done
+job=$(asuser sbatch --parsable --scr=on --scr-spares=1 -N4 --ntasks-per-node=2 -t 15 -o job.out job.sh)
+end=$((SECONDS + 300))
+until grep -q 'checkpoint step.8 complete' "$base/work/job.out" 2>/dev/null; do
+	active "$job" || give_up "job $job ended before its checkpoint step.8"
+	[ $SECONDS -lt $end ] || give_up "no checkpoint step.8 from job $job after 300 s"
+	sleep 0.3
+done
 say "node3 dies"
 "$cluster" kill "$base/cluster" node3
 wait_job "$job"
@@ -86,10 +108,10 @@ nodes
 say "every node's cache is gone now; a new job on node1,node2,node4,node5 restarts from the prefix"
 cat >"$base/work/job2.sh" <<JOB
 #!/bin/bash
-srun --mpi=pmix $example --steps 30 --every 2 --expect-restart
+srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 30 --every 2 --expect-restart
 JOB
 chmod 755 "$base/work/job2.sh" && chown "$user:" "$base/work/job2.sh"
-job2=$(asuser sbatch --parsable --scr=on -N4 -n8 -w 'node[1-2,4-5]' -o job2.out job2.sh)
+job2=$(asuser sbatch --parsable --scr=on -N4 -n8 -w 'node[1-2,4-5]' -t 15 -o job2.out job2.sh)
 wait_job "$job2"
 cat "$base/work/job2.out"
 say "the prefix: $base/work"

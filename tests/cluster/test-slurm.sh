@@ -29,7 +29,11 @@
 #      scr run's srun also has --kill-on-bad-exit=1 for ranks that die
 #      before MPI can tell), the relaunch restarts from the cache
 #  (h) a node dies under two jobs: the one without --scr=on is killed
-#      (Slurm's default, untouched), the --scr=on one keeps running
+#      (Slurm's default, untouched), the --scr=on one keeps running: its
+#      `scr run` relaunches on the live node, although the failed run's
+#      task there ended before Slurm declared the node down, which leaves
+#      that step listed as running until the job ends (launch.c's
+#      slurm_ghost_note: the demo hung on it)
 #  (a) `scr run` in a plain `sbatch --scr=on --scr-spares=1 -N4` job (5
 #      nodes, no --no-kill): the first run leaves the spare out, a node dies
 #      mid-run, the job lives on, the relaunch excludes the dead node, uses
@@ -241,18 +245,40 @@ fi
 # ---- (h) a node failure kills a job without --scr=on, not one with it
 if want h; then
 running() { [ "$(job_state "$1")" = RUNNING ]; }
+rm -rf "$work/.scr" "$work"/h.*
+# the app: a task per node that waits; relaunched, it says where it runs
+# and which steps slurmctld still lists
+script appH.sh 'if [ -e h.relaunch ]; then
+echo "relaunched on $(hostname)"; squeue -h -s -j "$SLURM_JOB_ID" -o "step %i %N"; exit 0
+fi
+touch "h.started.$(hostname)"; exec sleep 601'
+script runH.sh "export SCR_RUNS=2
+scr_srun --mpi=none ./appH.sh
+echo \"scr run exit: \$?\""
 jplain=$(submit --no-requeue -N2 -w 'node[2-3]' -o /dev/null --wrap 'sleep 600')
-jscr=$(submit --scr=on -N2 -w 'node[3-4]' -o /dev/null --wrap 'sleep 600')
-for i in $(seq 1 120); do running "$jplain" && running "$jscr" && break; sleep 0.25; done
+# (node1 runs the batch script: a job's first node does)
+jscr=$(submit --scr=on -N2 -w 'node[1,3]' -o runH.out runH.sh)
+for i in $(seq 1 240); do
+	running "$jplain" && [ -e "$work/h.started.node3" ] && [ -e "$work/h.started.node1" ] && break
+	sleep 0.25
+done
 "$cluster" kill "$cl" node3
+# the run's task on node1 ends at once, long before Slurm notices node3
+touch "$work/h.relaunch"
+pkill -KILL -u "$user" -f '^sleep 601$'
 "$cluster" wait-state "$cl" node3 'down*' 90
 # the killed job passes through COMPLETING before it settles on NODE_FAIL
 wait_job "$jplain"
 state_is() { local s; s=$(job_state "$1"); [ "$s" = "$2" ] || { echo "job $1 is $s, not $2"; return 1; }; }
 check "(h) node3 died: the job without --scr=on failed with it" state_is "$jplain" NODE_FAIL
-check "(h) the --scr=on job is still running" state_is "$jscr" RUNNING
-scancel "$jscr"
-wait_job "$jscr"
+wait_job "$jscr" || scancel "$jscr"
+grep -E '^(scr|srun|step|relaunched)' "$work/runH.out" | head -30 | sed 's/^/# /'
+check "(h) the --scr=on job lived on, and its first run failed" has "$work/runH.out" '^scr run: run 1 exited with status'
+check "(h) a step on node[1,3] was still listed when the relaunch ran" \
+	has "$work/runH.out" '^step [0-9]+\.[0-9]+ node\[1,3\]$'
+check "(h) scr run relaunched on node1 all the same" has "$work/runH.out" '^relaunched on node1$'
+check "(h) and succeeded" has "$work/runH.out" '^scr run exit: 0$'
+check "(h) the job completed" state_is "$jscr" COMPLETED
 "$cluster" restart-node "$cl" node3
 "$cluster" wait-state "$cl" node3 idle 60
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_launch.c - launch_run and launch_run_said (cmd/launch.c): exit
- * statuses, captured output, and a wait that says what it waits for */
+ * statuses, captured output, and a wait that says what it waits for; the
+ * srun command lines scr run builds */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +43,50 @@ static int run_quiet(void *out)
     return launch_run((char *[]){"sh", "-c", "exit 3", NULL}, NULL);
 }
 
+/* argv joined by blanks (static) */
+static const char *joined(const argv_t *a)
+{
+    static char s[1024];
+    s[0] = '\0';
+    for (int i = 0; i < a->argc; i++)
+        snprintf(s + strlen(s), sizeof(s) - strlen(s), "%s%s", i ? " " : "", a->argv[i]);
+    return s;
+}
+
+/* a first run keeps Slurm's step sharing rules; a relaunch and scr's own
+ * per-node steps share CPUs, which a step of the failed run can hold until
+ * the job ends (slurm_ghost_note in launch.c) */
+static void test_srun_lines(void)
+{
+    const launcher_t *l = launch_get("srun");
+    nodelist_t *nodes = nodelist_from_str("node[1-2,4]", NULL), *none = nodelist_new();
+    char *app[] = {"--mpi=pmix", "./app"};
+    launch_where_t w = {nodes, none, 1, 1, 0};
+    argv_t a = {0};
+    l->app(l, &a, &w, 2, app);
+    ok(strcmp(joined(&a), "srun --kill-on-bad-exit=1 --nodes=3 --nodelist=node[1-2,4] "
+                          "--mpi=pmix ./app") == 0,
+       "first run: %s", joined(&a));
+    argv_free(&a);
+    w.relaunch = 1;
+    l->app(l, &a, &w, 2, app);
+    ok(strstr(joined(&a), "srun --kill-on-bad-exit=1 --overlap --nodes=3 ") == joined(&a),
+       "relaunch: %s", joined(&a));
+    argv_free(&a);
+    char *check[] = {"scr", "node-check"};
+    l->per_node(l, &a, nodes, 2, check);
+    ok(strcmp(joined(&a), "srun --nodes=3 --ntasks=3 --ntasks-per-node=1 "
+                          "--kill-on-bad-exit=0 --overlap --mpi=none "
+                          "--nodelist=node[1-2,4] scr node-check") == 0,
+       "per node: %s", joined(&a));
+    argv_free(&a);
+    nodelist_delete(&nodes);
+    nodelist_delete(&none);
+}
+
 int main(void)
 {
+    test_srun_lines();
     int rc;
     char *out = NULL;
     const char *said = captured(run_said, &out, &rc);

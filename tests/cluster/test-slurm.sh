@@ -265,7 +265,7 @@ done
 "$cluster" kill "$cl" node3
 # the run's task on node1 ends at once, long before Slurm notices node3
 touch "$work/h.relaunch"
-pkill -KILL -u "$user" -f '^sleep 601$'
+for i in $(seq 1 40); do pkill -KILL -u "$user" -f '^sleep 601$' && break; sleep 0.1; done
 "$cluster" wait-state "$cl" node3 'down*' 90
 # the killed job passes through COMPLETING before it settles on NODE_FAIL
 wait_job "$jplain"

@@ -73,7 +73,7 @@ static struct {
 /* rank 0 speaks for everyone about what every process sees alike */
 static int fti_chatty(void)
 {
-    return fti.rank == 0 && fti.conf.verbosity <= 2; /* 0: not set, FTI says 2 */
+    return fti.rank == 0 && fti.conf.verbosity <= 2;
 }
 
 static int fti_ready(const char *fn)
@@ -123,7 +123,9 @@ static int fti_conf_share(const char *path, MPI_Comm comm)
         scr_error_t err = {""};
         if (!getcwd(cwd, sizeof(cwd)))
             snprintf(cwd, sizeof(cwd), ".");
-        if (fti_conf_load(path, cwd, &fti.conf, fti_warn, NULL, &err) < 0) {
+        int nprocs = 0;
+        MPI_Comm_size(comm, &nprocs);
+        if (fti_conf_load(path, cwd, nprocs, &fti.conf, fti_warn, NULL, &err) < 0) {
             log_err("FTI_Init: %s", err.text);
             ok = 0;
         }

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_path("config.fti", path, sizeof(path));
     if (fuzz_write("config.fti", data, size) < 0)
         fuzz_fail("cannot write the input");
-    if (fti_conf_load(path, "/run/dir", &c, quiet, NULL, &err) < 0) {
+    if (fti_conf_load(path, "/run/dir", 8, &c, quiet, NULL, &err) < 0) {
         if (!err.text[0])
             fuzz_fail("a rejection must say why");
         return 0;

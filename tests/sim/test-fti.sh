@@ -142,7 +142,7 @@ SIM_JOB_ID=201 sim_run "$out/bad" "$ALL" "$heat" "$pfs/bad.fti" 3 1 0
 rc=$?
 check "config: a bad value fails the run (status $rc)" test $rc -ne 0 -a $rc -ne 124
 check "config: one line names file:line, key and value" \
-	lines "$out/bad" "FTI_Init: $pfs/bad.fti:$bline: \[basic\] verbosity = '9': must be from 1 to 3" 1
+	lines "$out/bad" "FTI_Init: $pfs/bad.fti:$bline: \[basic\] verbosity = '9': must be 1, 2 or 3" 1
 check "config: that is the only line about it" lines "$out/bad" "verbosity" 1
 check "config: FTI_Init returned FTI_NSCS" has "$out/bad" "heat_fti: FTI_Init failed"
 printf '[basic]\nckpt_l1 three\n' >"$pfs/syntax.fti"
@@ -188,7 +188,7 @@ check "keep_last_ckpt = 1: steps 7-8 as the reference" same_steps "$out/keep4" 7
 # ---- FTI_Snapshot: L1 every minute, a minute being 6 s (fast_forward) ----
 sim_setup 5
 conf snap.fti ckpt_l2=0 ckpt_l3=0 ckpt_l4=0 ckpt_l1=1
-sed -i 's/^local_test = 0$/fast_forward = 10/' "$pfs/snap.fti"
+sed -i "s/^local_test = 0\$/local_test = 0\nfast_forward = 10/" "$pfs/snap.fti"
 export SIM_JOB_ID=230
 sim_run "$out/snap1" "$ALL" "$heat" "$pfs/snap.fti" 80 0 0 --sleep-ms 100 --die-at 75
 rc=$?

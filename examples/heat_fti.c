@@ -23,6 +23,12 @@
  *   --sleep-ms MS  compute time per step (default 0)
  *   --rows R       rows per rank (default 16)
  *   --cols C       columns (default 64)
+ *   --icp 1        checkpoint a variable at a time (FTI_InitICP,
+ *                  FTI_AddVarICP, FTI_FinalizeICP), and check FTI's rules
+ *                  on the first: an inactive one does nothing, a variable
+ *                  goes in once, an unprotected one not at all
+ *   --icp-leave-out S  with --icp, the checkpoint after step S leaves the
+ *                  step counter out: FTI_FinalizeICP must refuse it
  *
  * A restart (FTI_Status() != 0) checks the plate's size in the checkpoint
  * (FTI_GetStoredSize), reads the step alone (FTI_RecoverVar), then
@@ -48,16 +54,16 @@ typedef struct {
 
 static struct {
     const char *config;
-    int steps, level, every, die_at, sleep_ms, rows, cols;
+    int steps, level, every, die_at, sleep_ms, rows, cols, icp, icp_leave_out;
     int rank, ranks;
-} app = {.die_at = -1, .rows = 16, .cols = 64};
+} app = {.die_at = -1, .rows = 16, .cols = 64, .icp_leave_out = -1};
 
 static void usage(const char *why)
 {
     if (app.rank == 0)
         fprintf(stderr,
                 "heat_fti: %s\nusage: heat_fti CONFIG STEPS LEVEL EVERY [--die-at S] "
-                "[--sleep-ms MS] [--rows R] [--cols C]\n",
+                "[--sleep-ms MS] [--rows R] [--cols C] [--icp 1] [--icp-leave-out S]\n",
                 why);
     MPI_Finalize();
     exit(2);
@@ -91,6 +97,10 @@ static void parse(int argc, char **argv)
             app.rows = number(argv[i + 1], 1);
         else if (!strcmp(argv[i], "--cols"))
             app.cols = number(argv[i + 1], 3);
+        else if (!strcmp(argv[i], "--icp"))
+            app.icp = number(argv[i + 1], 0);
+        else if (!strcmp(argv[i], "--icp-leave-out"))
+            app.icp_leave_out = number(argv[i + 1], 0);
         else
             usage("unknown option");
     }
@@ -177,6 +187,59 @@ static void fail_all(const char *what, int rc)
     exit(1);
 }
 
+/* FTI 1.6's rules for incremental checkpoints, before the first: an
+ * inactive one takes nothing */
+static void icp_rules_inactive(void)
+{
+    int rc = FTI_InitICP(99, 1, false);
+    if (rc == FTI_SCES)
+        rc = FTI_AddVarICP(0);
+    if (rc == FTI_SCES)
+        rc = FTI_FinalizeICP();
+    if (rc != FTI_SCES)
+        fail_all("an inactive FTI_InitICP/AddVarICP/FinalizeICP", rc);
+}
+
+/* checkpoint id at level a variable at a time; leave_out: without the
+ * step counter (variable 0) */
+static int checkpoint_icp(int id, int level, int leave_out)
+{
+    static int first = 1;
+    if (first)
+        icp_rules_inactive();
+    int rc = FTI_InitICP(id, level, true);
+    if (rc != FTI_SCES)
+        return rc;
+    if ((rc = FTI_AddVarICP(1)) != FTI_SCES)
+        return rc;
+    if (first && (FTI_AddVarICP(1) != FTI_NSCS || FTI_AddVarICP(7) != FTI_NSCS))
+        fail_all("FTI_AddVarICP of a variable again or of one not protected", FTI_SCES);
+    if (first)
+        say("icp rules hold\n");
+    first = 0;
+    if (!leave_out && (rc = FTI_AddVarICP(0)) != FTI_SCES)
+        return rc;
+    return FTI_FinalizeICP();
+}
+
+/* checkpoint id at app.level: FTI_DONE when taken */
+static void checkpoint(int step)
+{
+    int id = step / app.every, rc;
+    if (!app.icp) {
+        if ((rc = FTI_Checkpoint(id, app.level)) != FTI_DONE)
+            fail_all("FTI_Checkpoint", rc);
+    } else if (step == app.icp_leave_out) {
+        if ((rc = checkpoint_icp(id, app.level, 1)) != FTI_NSCS)
+            fail_all("FTI_FinalizeICP without every variable", rc);
+        say("checkpoint %d without the step counter refused\n", id);
+        return;
+    } else if ((rc = checkpoint_icp(id, app.level, 0)) != FTI_SCES) {
+        fail_all("FTI_FinalizeICP", rc);
+    }
+    say("checkpoint %d at step %d, level %d\n", id, step, app.level);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -242,13 +305,8 @@ int main(int argc, char **argv)
             printf("step %d sum %.17g\n", p.step, s);
             fflush(stdout);
         }
-        if (app.level > 0 && app.every > 0 && p.step % app.every == 0) {
-            rc = FTI_Checkpoint(p.step / app.every, app.level);
-            if (rc != FTI_DONE)
-                fail_all("FTI_Checkpoint", rc);
-            say("checkpoint %d at step %d, level %d\n", p.step / app.every, p.step,
-                app.level);
-        }
+        if (app.level > 0 && app.every > 0 && p.step % app.every == 0)
+            checkpoint(p.step);
         if (p.step == app.die_at) {
             MPI_Barrier(FTI_COMM_WORLD);
             say("dying after step %d\n", p.step);

@@ -17,6 +17,7 @@
 
 #include "fti.h"
 #include "fti_conf.h"
+#include "fti_priv.h"
 #include "fti_snap.h"
 #include "kvtree.h"
 #include "log.h"
@@ -71,12 +72,12 @@ static struct {
 } fti;
 
 /* rank 0 speaks for everyone about what every process sees alike */
-static int fti_chatty(void)
+int fti_chatty(void)
 {
     return fti.rank == 0 && fti.conf.verbosity <= 2;
 }
 
-static int fti_ready(const char *fn)
+int fti_ready(const char *fn)
 {
     if (!fti.initialized)
         log_err("%s: FTI is not initialized (call FTI_Init first)", fn);
@@ -305,20 +306,19 @@ void *FTI_Realloc(int id, void *ptr)
 /* FTI's levels as SCR runs them: 5-7 (differential 1-3) are 1-3, as FTI
  * takes them; 8 (differential 4) is 4, differential when SCR_DCP is set;
  * 9 (HDF5 single file) is 4 */
-static int fti_level(int level)
+static int fti_level(const char *fn, int level)
 {
     if (level >= FTI_L1_DCP && level <= FTI_L3_DCP) {
         if (fti.rank == 0)
-            log_warn("FTI_Checkpoint: differential checkpoints are for level 4 only; "
+            log_warn("%s: differential checkpoints are for level 4 only; "
                      "level %d taken as level %d",
-                     level, level - 4);
+                     fn, level, level - 4);
         return level - 4;
     }
     if (level == FTI_L4_H5_SINGLE) {
         if (fti.rank == 0)
-            log_warn("FTI_Checkpoint: level %d (HDF5 single file) is not supported; "
-                     "taken as level 4",
-                     level);
+            log_warn("%s: level %d (HDF5 single file) is not supported; taken as level 4",
+                     fn, level);
         return FTI_L4;
     }
     return level == FTI_L4_DCP ? FTI_L4 : level;
@@ -333,36 +333,70 @@ static int fti_ckpt_name(int id, char *name, size_t len)
     return fti_name_add(name);
 }
 
-int FTI_Checkpoint(int id, int level)
+int fti_ckpt_prepare(const char *fn, int id, int level, char *name, size_t len,
+                     mem_opts_t *o)
 {
     static const int rd_of_level[] = {0, FTI_CONF_RD_SINGLE, FTI_CONF_RD_PARTNER,
                                       FTI_CONF_RD_RS, FTI_CONF_RD_SINGLE};
-    if (!fti_ready("FTI_Checkpoint"))
-        return FTI_NSCS;
     if (level < FTI_MIN_LEVEL_ID || level > FTI_MAX_LEVEL_ID) {
         if (fti.rank == 0)
-            log_err("FTI_Checkpoint: checkpoint %d: level %d is not an FTI level (1-9)",
-                    id, level);
-        return FTI_NSCS;
+            log_err("%s: checkpoint %d: level %d is not an FTI level (1-9)", fn, id,
+                    level);
+        return -1;
     }
-    int lvl = fti_level(level);
+    int lvl = fti_level(fn, level);
+    if (fti_ckpt_name(id, name, len) < 0) {
+        log_err("%s: out of memory", fn);
+        return -1;
+    }
+    *o = (mem_opts_t){.rd_index = rd_of_level[lvl], .flush = lvl == FTI_L4};
+    return lvl;
+}
+
+void fti_ckpt_taken(int id, int lvl, double t0)
+{
+    for (int i = 0; i < fti.nvars; i++)
+        fti.vars[i].stored = fti.vars[i].count * (int64_t)fti_type_size(fti.vars[i].type);
+    if (fti_chatty())
+        log_msg("FTI: checkpoint %d (L%d) taken in %.2f s", id, lvl, MPI_Wtime() - t0);
+}
+
+int fti_var_count(void)
+{
+    return fti.nvars;
+}
+
+int fti_var_id(int i)
+{
+    return fti.vars[i].id;
+}
+
+int fti_var_protected(int id)
+{
+    return fti_var(id) != NULL;
+}
+
+int fti_my_rank(void)
+{
+    return fti.rank;
+}
+
+int FTI_Checkpoint(int id, int level)
+{
+    if (!fti_ready("FTI_Checkpoint"))
+        return FTI_NSCS;
     char name[64];
-    if (fti_ckpt_name(id, name, sizeof(name)) < 0) {
-        log_err("FTI_Checkpoint: out of memory");
+    mem_opts_t o;
+    int lvl = fti_ckpt_prepare("FTI_Checkpoint", id, level, name, sizeof(name), &o);
+    if (lvl < 0)
         return FTI_NSCS;
-    }
-    mem_opts_t o = {.rd_index = rd_of_level[lvl], .flush = lvl == FTI_L4};
     double t0 = MPI_Wtime();
     if (mem_checkpoint(name, &o) != SCR_SUCCESS) {
         if (fti.rank == 0)
             log_err("FTI_Checkpoint: checkpoint %d at level %d failed", id, lvl);
         return FTI_NSCS;
     }
-    for (int i = 0; i < fti.nvars; i++)
-        fti.vars[i].stored = fti.vars[i].count * (int64_t)fti_type_size(fti.vars[i].type);
-    if (fti_chatty())
-        log_msg("FTI_Checkpoint: checkpoint %d (L%d) taken in %.2f s", id, lvl,
-                MPI_Wtime() - t0);
+    fti_ckpt_taken(id, lvl, t0);
     return FTI_DONE;
 }
 

@@ -15,6 +15,7 @@
 #define SCR_FTI_H
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* FTI's buffer size for names and paths */
@@ -134,6 +135,15 @@ int FTI_Recover(void);
 int FTI_RecoverVarInit(void);
 int FTI_RecoverVar(int id);
 int FTI_RecoverVarFinalize(void);
+/* an incremental checkpoint, a variable at a time (FTI 1.6's rules):
+ * FTI_InitICP opens checkpoint id at level (activate false: the three
+ * calls do nothing and return FTI_SCES); FTI_AddVarICP writes one
+ * protected variable (FTI_NSCS for one not protected or added already);
+ * FTI_FinalizeICP (collective) completes it: FTI_SCES, or FTI_NSCS when
+ * some process did not add every protected variable or a write failed */
+int FTI_InitICP(int id, int level, bool activate);
+int FTI_AddVarICP(int varID);
+int FTI_FinalizeICP(void);
 /* call once per iteration: recovers on a restart, else checkpoints at the
  * level whose interval (ckpt_l1..ckpt_l4 minutes) has come */
 int FTI_Snapshot(void);

@@ -363,6 +363,11 @@ int SCR_Checkpoint_begin(const char *name)
     return ckpt_begin("SCR_Checkpoint_begin", name, NULL);
 }
 
+int mem_checkpoint_begin(const char *name, const mem_opts_t *o)
+{
+    return ckpt_begin("SCR_Checkpoint_begin", name, o);
+}
+
 int SCR_Checkpoint_add(int id)
 {
     scr_ctx_t *ctx = scr_ctx();
@@ -395,7 +400,17 @@ static void ckpt_commit(struct mem_state *m, int id)
     m->prev_id = id;
 }
 
-int SCR_Checkpoint_end(void)
+/* a checkpoint the caller gave up on: nothing more is written, and the
+ * dataset ends as failed (every process alike) */
+static int ckpt_abandon(scr_ctx_t *ctx, struct mem_state *m)
+{
+    scr_output_complete(ctx, 0, m->w.flush);
+    mem_track_settle(m, 0);
+    writer_reset(&m->w);
+    return SCR_FAILURE;
+}
+
+int mem_checkpoint_end(int valid)
 {
     scr_ctx_t *ctx = scr_ctx();
     struct mem_state *m = ctx->mem;
@@ -405,6 +420,8 @@ int SCR_Checkpoint_end(void)
         log_err("SCR_Checkpoint_end: no SCR_Checkpoint_begin");
         return SCR_FAILURE;
     }
+    if (!valid)
+        return ckpt_abandon(ctx, m);
     scr_error_t err = {""};
     for (int i = 0; i < m->nvars && m->w.ok; i++)
         if (!m->w.added[i] && writer_add(m, i, &err) < 0)
@@ -423,6 +440,11 @@ int SCR_Checkpoint_end(void)
         ckpt_commit(m, id);
     writer_reset(&m->w);
     return rc;
+}
+
+int SCR_Checkpoint_end(void)
+{
+    return mem_checkpoint_end(1);
 }
 
 int mem_checkpoint(const char *name, const mem_opts_t *o)

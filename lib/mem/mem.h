@@ -66,6 +66,11 @@ typedef struct {
 
 /* SCR_Checkpoint with explicit options (o NULL: the defaults) */
 int mem_checkpoint(const char *name, const mem_opts_t *o);
+/* SCR_Checkpoint_begin with explicit options; mem_checkpoint_end(1) is
+ * SCR_Checkpoint_end, mem_checkpoint_end(0) ends the checkpoint as failed
+ * without writing more (collective: every process passes the same valid) */
+int mem_checkpoint_begin(const char *name, const mem_opts_t *o);
+int mem_checkpoint_end(int valid);
 
 /* 1 when a checkpoint is on offer for SCR_Recover (collective) */
 int mem_have_recover(void);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# test-fti.sh HEAT_FTI: an FTI application (examples/heat_fti.c, fti.h) on
+# test-fti.sh HEAT_FTI SCR: an FTI application (examples/heat_fti.c, fti.h) on
 # SCR, 8 ranks on simulated node1-4 (node5 spare).  A reference run
 # without checkpoints prints "step N sum S" for every step; then for each
 # FTI level a run checkpoints every 3 steps and crashes after step 11:
@@ -10,13 +10,14 @@
 #  level 4 (flushed)  every node's storage is wiped; the rerun fetches the
 #                     checkpoint from the prefix (glbl_dir)
 # and the rerun must take the FTI_Status() != 0 path, recover at step 9 and
-# print from there exactly the reference's lines.  Also: FTI's config file
+# print from there exactly the reference's lines.  Levels 2 and 3 take
+# incremental checkpoints (FTI_InitICP ...), level 2 differential ones.  Also: FTI's config file
 # (an unknown key warned with file:line, a bad value one line and
 # FTI_Init failing), keep_last_ckpt (0: the next run starts fresh, 1: the
 # next job recovers from the prefix), FTI levels SCR maps or refuses, and
 # FTI_Snapshot at its minute intervals (fast_forward = 10: every ~6 s).
 source "$(dirname "$0")/lib.sh"
-heat=$(readlink -f "$1")
+heat=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
@@ -80,18 +81,39 @@ check "reference: nothing to recover" has "$out/ref" "FTI_Init: .*no checkpoint 
 check "reference: 8 ranks on 4 nodes" has "$out/ref" "8 ranks on 4 nodes"
 
 # ---- each level: checkpoints at steps 3, 6, 9, a crash after step 11 ----
+# Levels 2 and 3 checkpoint a variable at a time (FTI_InitICP, FTI_AddVarICP,
+# FTI_FinalizeICP), level 2 differentially (enable_dcp with ckpt_io = 1);
+# level 3's checkpoint at step 9 leaves a variable out, FTI_FinalizeICP
+# refuses it, and the rerun recovers the one of step 6.
 scheme=(- SINGLE PARTNER RS SINGLE)
 for level in 1 2 3 4; do
 	sim_setup 5
-	conf fti.fti
+	opts=() rstep=9 rid=3 how=FTI_Checkpoint
+	case $level in
+	2) conf fti.fti enable_dcp=1 ckpt_io=1 && opts=(--icp 1) how=FTI_FinalizeICP ;;
+	3) conf fti.fti && opts=(--icp 1 --icp-leave-out 9) rstep=6 rid=2 how=FTI_FinalizeICP ;;
+	*) conf fti.fti ;;
+	esac
 	export SIM_JOB_ID=$((110 + level))
-	sim_run "$out/l$level.1" "$ALL" "$heat" "$pfs/fti.fti" 20 $level 3 --die-at 11
+	sim_run "$out/l$level.1" "$ALL" "$heat" "$pfs/fti.fti" 20 $level 3 --die-at 11 "${opts[@]}"
 	rc=$?
 	check "L$level: the run died after step 11 (status $rc)" test $rc -ne 0 -a $rc -ne 124
-	check "L$level: checkpoint 3 at step 9 taken" has "$out/l$level.1" "checkpoint 3 at step 9, level $level"
-	check "L$level: FTI_Checkpoint gave FTI_DONE, written as ${scheme[$level]}" \
-		has "$out/l$level.1" "dataset 3 \(ckpt3\): .* ${scheme[$level]}"
+	check "L$level: checkpoint $rid at step $rstep taken" has "$out/l$level.1" "checkpoint $rid at step $rstep, level $level"
+	check "L$level: $how succeeded, written as ${scheme[$level]}" \
+		has "$out/l$level.1" "dataset $rid \(ckpt$rid\): .* ${scheme[$level]}"
 	check "L$level: steps 1-11 as the reference" same_steps "$out/l$level.1" 1 11
+	if [ $level = 2 ]; then
+		f=$("$simnode" exec "$sim_dir" node1 sh -c \
+			'ls -t $(find /dev/shm -name "scrmem.0.fti" 2>/dev/null) | head -1')
+		"$simnode" exec "$sim_dir" node1 "$scr" print "$f" >"$out/l2.print" 2>&1
+		check "L2: checkpoint 3 is differential (enable_dcp = 1, ckpt_io = 1)" \
+			has "$out/l2.print" "differential on dataset"
+		check "L2: FTI 1.6's rules for FTI_AddVarICP hold" has "$out/l2.1" "^icp rules hold$"
+		check "L2: a variable added twice or not protected is an error line" \
+			has "$out/l2.1" "FTI_AddVarICP: checkpoint 1: variable 7 is not protected"
+	fi
+	[ $level = 3 ] && check "L3: FTI_FinalizeICP refused checkpoint 3 without every variable" \
+		has "$out/l3.1" "^checkpoint 3 without the step counter refused$"
 	hosts=$ALL
 	case $level in
 	1) ;;
@@ -103,18 +125,18 @@ for level in 1 2 3 4; do
 	4) for n in node1 node2 node3 node4; do "$simnode" wipe "$sim_dir" $n; done ;;
 	esac
 	check "L$level: the rerun finishes" \
-		sim_run "$out/l$level.2" "$hosts" "$heat" "$pfs/fti.fti" 20 $level 3
+		sim_run "$out/l$level.2" "$hosts" "$heat" "$pfs/fti.fti" 20 $level 3 "${opts[@]:0:2}"
 	check "L$level: FTI_Status() != 0, FTI_GetStoredSize and FTI_RecoverVar" \
-		has "$out/l$level.2" "^found the checkpoint of step 9 \(plate: 9216 bytes per rank\)$"
-	check "L$level: FTI_Recover at step 9" has "$out/l$level.2" "^recovered at step 9$"
-	check "L$level: steps 10-20 exactly as the reference" same_steps "$out/l$level.2" 10 20
-	check "L$level: no step before 10 recomputed" test -z "$(steps "$out/l$level.2" 1 9)"
+		has "$out/l$level.2" "^found the checkpoint of step $rstep \(plate: 9216 bytes per rank\)$"
+	check "L$level: FTI_Recover at step $rstep" has "$out/l$level.2" "^recovered at step $rstep$"
+	check "L$level: steps $((rstep + 1))-20 exactly as the reference" same_steps "$out/l$level.2" $((rstep + 1)) 20
+	check "L$level: no step before $((rstep + 1)) recomputed" test -z "$(steps "$out/l$level.2" 1 $rstep)"
 	case $level in
 	1) check "L1: restarted from cache" has "$out/l1.2" "dataset 3 \(ckpt3\) ready, 0 ranks rebuilt" ;;
 	2) check "L2: node3's ranks restored from their partner copies" \
 		has "$out/l2.2" "restart from cache: dataset 3 \(ckpt3\) ready" ;;
 	3) check "L3: node3's two ranks rebuilt from RS" \
-		has "$out/l3.2" "dataset 3 \(ckpt3\) ready, 2 ranks rebuilt" ;;
+		has "$out/l3.2" "dataset 2 \(ckpt2\) ready, 2 ranks rebuilt" ;;
 	4) check "L4: fetched from the prefix" has "$out/l4.2" "restart from the prefix: dataset 3 fetched" ;;
 	esac
 	check "L$level: keep_last_ckpt = 0: FTI_Finalize deleted the checkpoints" \

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fti_priv.h - what the parts of libscr's FTI interface share.  fti.c owns
+ * the state FTI_Init sets up (the configuration, the protected variables,
+ * the checkpoint names of the run); the other parts (fti_icp.c) reach it
+ * through these. */
+#ifndef SCR_FTI_PRIV_H
+#define SCR_FTI_PRIV_H
+
+#include <stddef.h>
+
+#include "mem.h"
+
+/* 1 once FTI_Init succeeded; else 0 and one line naming fn */
+int fti_ready(const char *fn);
+/* 1 on the rank that reports for everyone, at verbosity 1 and 2 */
+int fti_chatty(void);
+int fti_my_rank(void);
+
+/* checkpoint id at FTI level (1-9): its name and how SCR takes it; the
+ * level SCR runs (1-4), or -1 with one line naming fn */
+int fti_ckpt_prepare(const char *fn, int id, int level, char *name, size_t len,
+                     mem_opts_t *o);
+/* checkpoint id was taken at lvl, begun at t0 (MPI_Wtime) */
+void fti_ckpt_taken(int id, int lvl, double t0);
+
+/* the protected variables */
+int fti_var_count(void);
+int fti_var_id(int i);
+int fti_var_protected(int id);
+
+#endif

@@ -29,6 +29,10 @@
  *                  goes in once, an unprotected one not at all
  *   --icp-leave-out S  with --icp, the checkpoint after step S leaves the
  *                  step counter out: FTI_FinalizeICP must refuse it
+ *   --names 1      the variables get their ids from their names
+ *                  (FTI_setIDFromString "plate", then "progress"); a
+ *                  restart first asks the checkpoint for them
+ *                  (FTI_getIDFromString) and says what it found
  *
  * A restart (FTI_Status() != 0) checks the plate's size in the checkpoint
  * (FTI_GetStoredSize), reads the step alone (FTI_RecoverVar), then
@@ -54,16 +58,18 @@ typedef struct {
 
 static struct {
     const char *config;
-    int steps, level, every, die_at, sleep_ms, rows, cols, icp, icp_leave_out;
+    int steps, level, every, die_at, sleep_ms, rows, cols, icp, icp_leave_out, names;
+    int id_progress, id_plate; /* the variables' ids */
     int rank, ranks;
-} app = {.die_at = -1, .rows = 16, .cols = 64, .icp_leave_out = -1};
+} app = {.die_at = -1, .rows = 16, .cols = 64, .icp_leave_out = -1, .id_plate = 1};
 
 static void usage(const char *why)
 {
     if (app.rank == 0)
         fprintf(stderr,
                 "heat_fti: %s\nusage: heat_fti CONFIG STEPS LEVEL EVERY [--die-at S] "
-                "[--sleep-ms MS] [--rows R] [--cols C] [--icp 1] [--icp-leave-out S]\n",
+                "[--sleep-ms MS] [--rows R] [--cols C] [--icp 1] [--icp-leave-out S] "
+                "[--names 1]\n",
                 why);
     MPI_Finalize();
     exit(2);
@@ -101,6 +107,8 @@ static void parse(int argc, char **argv)
             app.icp = number(argv[i + 1], 0);
         else if (!strcmp(argv[i], "--icp-leave-out"))
             app.icp_leave_out = number(argv[i + 1], 0);
+        else if (!strcmp(argv[i], "--names"))
+            app.names = number(argv[i + 1], 0);
         else
             usage("unknown option");
     }
@@ -193,7 +201,7 @@ static void icp_rules_inactive(void)
 {
     int rc = FTI_InitICP(99, 1, false);
     if (rc == FTI_SCES)
-        rc = FTI_AddVarICP(0);
+        rc = FTI_AddVarICP(app.id_progress);
     if (rc == FTI_SCES)
         rc = FTI_FinalizeICP();
     if (rc != FTI_SCES)
@@ -210,14 +218,15 @@ static int checkpoint_icp(int id, int level, int leave_out)
     int rc = FTI_InitICP(id, level, true);
     if (rc != FTI_SCES)
         return rc;
-    if ((rc = FTI_AddVarICP(1)) != FTI_SCES)
+    if ((rc = FTI_AddVarICP(app.id_plate)) != FTI_SCES)
         return rc;
-    if (first && (FTI_AddVarICP(1) != FTI_NSCS || FTI_AddVarICP(7) != FTI_NSCS))
+    if (first &&
+        (FTI_AddVarICP(app.id_plate) != FTI_NSCS || FTI_AddVarICP(7) != FTI_NSCS))
         fail_all("FTI_AddVarICP of a variable again or of one not protected", FTI_SCES);
     if (first)
         say("icp rules hold\n");
     first = 0;
-    if (!leave_out && (rc = FTI_AddVarICP(0)) != FTI_SCES)
+    if (!leave_out && (rc = FTI_AddVarICP(app.id_progress)) != FTI_SCES)
         return rc;
     return FTI_FinalizeICP();
 }
@@ -238,6 +247,24 @@ static void checkpoint(int step)
         fail_all("FTI_FinalizeICP", rc);
     }
     say("checkpoint %d at step %d, level %d\n", id, step, app.level);
+}
+
+/* the ids from the names, after what a checkpoint says they are */
+static void name_variables(void)
+{
+    int plate = FTI_getIDFromString("plate"), progress = FTI_getIDFromString("progress");
+    if (plate >= 0 || progress >= 0)
+        say("names from the checkpoint: plate %d, progress %d\n", plate, progress);
+    app.id_plate = FTI_setIDFromString("plate");
+    app.id_progress = FTI_setIDFromString("progress");
+    if (app.id_plate < 0 || app.id_progress < 0 ||
+        (plate >= 0 && plate != app.id_plate) ||
+        (progress >= 0 && progress != app.id_progress))
+        fail_all("FTI_setIDFromString", app.id_plate);
+    if (FTI_setIDFromString("plate") != app.id_plate || FTI_getIDFromString("none") != -1)
+        fail_all("FTI_setIDFromString of a name again, or FTI_getIDFromString of none",
+                 0);
+    say("named: plate %d, progress %d\n", app.id_plate, app.id_progress);
 }
 
 int main(int argc, char **argv)
@@ -265,18 +292,20 @@ int main(int argc, char **argv)
     int rc = FTI_InitType(&progress_type, sizeof(progress_t));
     if (rc != FTI_SCES)
         fail("FTI_InitType", rc);
-    if ((rc = FTI_Protect(0, &p, 1, progress_type)) != FTI_SCES ||
-        (rc = FTI_Protect(1, plate, (int64_t)cells, FTI_DBLE)) != FTI_SCES)
+    if (app.names)
+        name_variables();
+    if ((rc = FTI_Protect(app.id_progress, &p, 1, progress_type)) != FTI_SCES ||
+        (rc = FTI_Protect(app.id_plate, plate, (int64_t)cells, FTI_DBLE)) != FTI_SCES)
         fail("FTI_Protect", rc);
 
     int restart = FTI_Status() != 0;
     if (restart && app.level > 0) {
         /* look before leaping: the plate's size, then the step alone */
-        int64_t stored = FTI_GetStoredSize(1);
+        int64_t stored = FTI_GetStoredSize(app.id_plate);
         if (stored != (int64_t)(cells * sizeof(double)))
             fail_all("FTI_GetStoredSize", (int)stored);
         if ((rc = FTI_RecoverVarInit()) != FTI_SCES ||
-            (rc = FTI_RecoverVar(0)) != FTI_SCES ||
+            (rc = FTI_RecoverVar(app.id_progress)) != FTI_SCES ||
             (rc = FTI_RecoverVarFinalize()) != FTI_SCES)
             fail_all("FTI_RecoverVar", rc);
         say("found the checkpoint of step %d (plate: %lld bytes per rank)\n", p.step,

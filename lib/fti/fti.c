@@ -198,6 +198,8 @@ int FTI_Init(const char *configFile, MPI_Comm globalComm)
         return FTI_NSCS;
     MPI_Comm_dup(globalComm, &FTI_COMM_WORLD);
     fti.reco = mem_have_recover();
+    if (fti.reco)
+        fti_names_load();
     fti.next_id = fti.reco ? fti_offered_id() + 1 : 1;
     fti_snap_init(&fti.snap, &fti.conf);
     fti.initialized = 1;
@@ -235,9 +237,14 @@ int FTI_Protect(int id, void *ptr, int64_t count, fti_id_t tid)
     if (!fti_ready("FTI_Protect"))
         return FTI_NSCS;
     size_t size = fti_type_size(tid);
-    if (id > fti.conf.max_var_id || size == 0) {
+    if (id > fti.conf.max_var_id || size == 0 || id == FTI_NAMES_ID || id < 0) {
         if (size == 0)
             log_err("FTI_Protect: variable %d: %d is not a type handle", id, tid);
+        else if (id == FTI_NAMES_ID || id < 0)
+            log_err("FTI_Protect: variable id %d is not one FTI_Protect takes (0 to "
+                    "INT_MAX - 1: SCR keeps the names of FTI_setIDFromString under "
+                    "INT_MAX)",
+                    id);
         else
             log_err("FTI_Protect: variable id %d is over [basic] max_var_id = %ld", id,
                     fti.conf.max_var_id);
@@ -349,6 +356,8 @@ int fti_ckpt_prepare(const char *fn, int id, int level, char *name, size_t len,
         log_err("%s: out of memory", fn);
         return -1;
     }
+    if (fti_names_protect() < 0)
+        return -1;
     *o = (mem_opts_t){.rd_index = rd_of_level[lvl], .flush = lvl == FTI_L4};
     return lvl;
 }
@@ -409,6 +418,7 @@ int FTI_Recover(void)
             log_err("FTI_Recover: there is no checkpoint to recover from");
         return FTI_NREC;
     }
+    fti_names_unprotect(); /* read at FTI_Init; the program may have named more */
     if (SCR_Recover() != SCR_SUCCESS)
         return FTI_NREC;
     fti.reco = 0;
@@ -542,6 +552,7 @@ int FTI_Finalize(void)
         free(fti.names[i]);
     free(fti.names);
     free(fti.user_size);
+    fti_names_free();
     int rank = fti.rank;
     memset(&fti, 0, sizeof(fti));
     fti.rank = rank;

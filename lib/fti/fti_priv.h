@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fti_priv.h - what the parts of libscr's FTI interface share.  fti.c owns
  * the state FTI_Init sets up (the configuration, the protected variables,
- * the checkpoint names of the run); the other parts (fti_icp.c) reach it
- * through these. */
+ * the checkpoint names of the run); the other parts (fti_icp.c,
+ * fti_names.c) reach it through these. */
 #ifndef SCR_FTI_PRIV_H
 #define SCR_FTI_PRIV_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "mem.h"
@@ -27,5 +28,16 @@ void fti_ckpt_taken(int id, int lvl, double t0);
 int fti_var_count(void);
 int fti_var_id(int i);
 int fti_var_protected(int id);
+
+/* fti_names.c: the variable that holds the names of FTI_setIDFromString
+ * (FTI_Protect refuses its id) */
+#define FTI_NAMES_ID INT_MAX
+/* before a checkpoint: the names as variable FTI_NAMES_ID; 0 or -1 */
+int fti_names_protect(void);
+/* before the program's variables are recovered: without the names */
+void fti_names_unprotect(void);
+/* at FTI_Init, a checkpoint on offer: the names it holds (collective) */
+void fti_names_load(void);
+void fti_names_free(void);
 
 #endif

@@ -135,6 +135,13 @@ int FTI_Recover(void);
 int FTI_RecoverVarInit(void);
 int FTI_RecoverVar(int id);
 int FTI_RecoverVarFinalize(void);
+/* named variables: the id of name, a new one (the number of variables
+ * known, as in FTI) the first time; the names are in every checkpoint, so
+ * after a restart a name has its id again.  FTI_getIDFromString: -1 for a
+ * name never set. */
+int FTI_setIDFromString(const char *name);
+int FTI_getIDFromString(const char *name);
+
 /* an incremental checkpoint, a variable at a time (FTI 1.6's rules):
  * FTI_InitICP opens checkpoint id at level (activate false: the three
  * calls do nothing and return FTI_SCES); FTI_AddVarICP writes one

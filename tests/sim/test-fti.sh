@@ -11,7 +11,8 @@
 #                     checkpoint from the prefix (glbl_dir)
 # and the rerun must take the FTI_Status() != 0 path, recover at step 9 and
 # print from there exactly the reference's lines.  Levels 2 and 3 take
-# incremental checkpoints (FTI_InitICP ...), level 2 differential ones.  Also: FTI's config file
+# incremental checkpoints (FTI_InitICP ...), level 2 differential ones;
+# level 4 names its variables (FTI_setIDFromString).  Also: FTI's config file
 # (an unknown key warned with file:line, a bad value one line and
 # FTI_Init failing), keep_last_ckpt (0: the next run starts fresh, 1: the
 # next job recovers from the prefix), FTI levels SCR maps or refuses, and
@@ -84,7 +85,9 @@ check "reference: 8 ranks on 4 nodes" has "$out/ref" "8 ranks on 4 nodes"
 # Levels 2 and 3 checkpoint a variable at a time (FTI_InitICP, FTI_AddVarICP,
 # FTI_FinalizeICP), level 2 differentially (enable_dcp with ckpt_io = 1);
 # level 3's checkpoint at step 9 leaves a variable out, FTI_FinalizeICP
-# refuses it, and the rerun recovers the one of step 6.
+# refuses it, and the rerun recovers the one of step 6.  Level 4 names its
+# variables (FTI_setIDFromString), and the rerun finds the names in the
+# checkpoint it fetched before it names anything.
 scheme=(- SINGLE PARTNER RS SINGLE)
 for level in 1 2 3 4; do
 	sim_setup 5
@@ -92,6 +95,7 @@ for level in 1 2 3 4; do
 	case $level in
 	2) conf fti.fti enable_dcp=1 ckpt_io=1 && opts=(--icp 1) how=FTI_FinalizeICP ;;
 	3) conf fti.fti && opts=(--icp 1 --icp-leave-out 9) rstep=6 rid=2 how=FTI_FinalizeICP ;;
+	4) conf fti.fti && opts=(--names 1) ;;
 	*) conf fti.fti ;;
 	esac
 	export SIM_JOB_ID=$((110 + level))
@@ -114,6 +118,8 @@ for level in 1 2 3 4; do
 	fi
 	[ $level = 3 ] && check "L3: FTI_FinalizeICP refused checkpoint 3 without every variable" \
 		has "$out/l3.1" "^checkpoint 3 without the step counter refused$"
+	[ $level = 4 ] && check "L4: FTI_setIDFromString named plate 0 and progress 1" \
+		has "$out/l4.1" "^named: plate 0, progress 1$"
 	hosts=$ALL
 	case $level in
 	1) ;;
@@ -137,7 +143,11 @@ for level in 1 2 3 4; do
 		has "$out/l2.2" "restart from cache: dataset 3 \(ckpt3\) ready" ;;
 	3) check "L3: node3's two ranks rebuilt from RS" \
 		has "$out/l3.2" "dataset 2 \(ckpt2\) ready, 2 ranks rebuilt" ;;
-	4) check "L4: fetched from the prefix" has "$out/l4.2" "restart from the prefix: dataset 3 fetched" ;;
+	4)
+		check "L4: fetched from the prefix" has "$out/l4.2" "restart from the prefix: dataset 3 fetched"
+		check "L4: FTI_getIDFromString knew the names from the checkpoint before any was set" \
+			has "$out/l4.2" "^names from the checkpoint: plate 0, progress 1$"
+		;;
 	esac
 	check "L$level: keep_last_ckpt = 0: FTI_Finalize deleted the checkpoints" \
 		has "$out/l$level.2" "FTI_Finalize: .* deleted"

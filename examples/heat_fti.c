@@ -29,6 +29,10 @@
  *                  goes in once, an unprotected one not at all
  *   --icp-leave-out S  with --icp, the checkpoint after step S leaves the
  *                  step counter out: FTI_FinalizeICP must refuse it
+ *   --bitflip S    after step S every process calls FTI_BitFlip on the plate
+ *                  twice and on the step counter once; rank 0 says how many
+ *                  flipped a bit ([injection] in CONFIG: one, once, and
+ *                  never in the counter, which is neither float nor double)
  *   --names 1      the variables get their ids from their names
  *                  (FTI_setIDFromString "plate", then "progress"); a
  *                  restart first asks the checkpoint for them
@@ -58,10 +62,16 @@ typedef struct {
 
 static struct {
     const char *config;
-    int steps, level, every, die_at, sleep_ms, rows, cols, icp, icp_leave_out, names;
+    int steps, level, every, die_at, sleep_ms, rows, cols, icp, icp_leave_out, names,
+        bitflip;
     int id_progress, id_plate; /* the variables' ids */
     int rank, ranks;
-} app = {.die_at = -1, .rows = 16, .cols = 64, .icp_leave_out = -1, .id_plate = 1};
+} app = {.die_at = -1,
+         .rows = 16,
+         .cols = 64,
+         .icp_leave_out = -1,
+         .id_plate = 1,
+         .bitflip = -1};
 
 static void usage(const char *why)
 {
@@ -69,7 +79,7 @@ static void usage(const char *why)
         fprintf(stderr,
                 "heat_fti: %s\nusage: heat_fti CONFIG STEPS LEVEL EVERY [--die-at S] "
                 "[--sleep-ms MS] [--rows R] [--cols C] [--icp 1] [--icp-leave-out S] "
-                "[--names 1]\n",
+                "[--names 1] [--bitflip S]\n",
                 why);
     MPI_Finalize();
     exit(2);
@@ -109,6 +119,8 @@ static void parse(int argc, char **argv)
             app.icp_leave_out = number(argv[i + 1], 0);
         else if (!strcmp(argv[i], "--names"))
             app.names = number(argv[i + 1], 0);
+        else if (!strcmp(argv[i], "--bitflip"))
+            app.bitflip = number(argv[i + 1], 0);
         else
             usage("unknown option");
     }
@@ -249,6 +261,18 @@ static void checkpoint(int step)
     say("checkpoint %d at step %d, level %d\n", id, step, app.level);
 }
 
+/* FTI_BitFlip on every process: the plate twice, the step counter once */
+static void bitflip(void)
+{
+    int first = FTI_BitFlip(app.id_plate) == FTI_SCES;
+    int again = FTI_BitFlip(app.id_plate) == FTI_SCES;
+    again += FTI_BitFlip(app.id_progress) == FTI_SCES;
+    int mine[2] = {first, again}, sum[2], who = first ? app.rank : -1, at = -1;
+    MPI_Reduce(mine, sum, 2, MPI_INT, MPI_SUM, 0, FTI_COMM_WORLD);
+    MPI_Reduce(&who, &at, 1, MPI_INT, MPI_MAX, 0, FTI_COMM_WORLD);
+    say("bitflip: %d flipped a bit (rank %d); again: %d\n", sum[0], at, sum[1]);
+}
+
 /* the ids from the names, after what a checkpoint says they are */
 static void name_variables(void)
 {
@@ -334,6 +358,8 @@ int main(int argc, char **argv)
             printf("step %d sum %.17g\n", p.step, s);
             fflush(stdout);
         }
+        if (p.step == app.bitflip)
+            bitflip();
         if (app.level > 0 && app.every > 0 && p.step % app.every == 0)
             checkpoint(p.step);
         if (p.step == app.die_at) {

@@ -52,6 +52,7 @@ static const size_t fti_basic_size[] = {
 typedef struct {
     int id;
     fti_id_t type;
+    void *ptr;
     int64_t count;
     int64_t stored; /* bytes in the last checkpoint this run took, -1 none */
 } fti_var_t;
@@ -197,6 +198,7 @@ int FTI_Init(const char *configFile, MPI_Comm globalComm)
     if (SCR_Init() != SCR_SUCCESS)
         return FTI_NSCS;
     MPI_Comm_dup(globalComm, &FTI_COMM_WORLD);
+    fti_inject_reset();
     fti.reco = mem_have_recover();
     if (fti.reco)
         fti_names_load();
@@ -266,6 +268,7 @@ int FTI_Protect(int id, void *ptr, int64_t count, fti_id_t tid)
     if (v == &fti.vars[fti.nvars])
         fti.nvars++;
     v->type = tid;
+    v->ptr = ptr;
     v->count = count;
     return FTI_SCES;
 }
@@ -383,6 +386,22 @@ int fti_var_id(int i)
 int fti_var_protected(int id)
 {
     return fti_var(id) != NULL;
+}
+
+int fti_var_info(int id, void **ptr, int64_t *count, fti_id_t *type)
+{
+    fti_var_t *v = fti_var(id);
+    if (!v)
+        return -1;
+    *ptr = v->ptr;
+    *count = v->count;
+    *type = v->type;
+    return 0;
+}
+
+const fti_conf_t *fti_config(void)
+{
+    return &fti.conf;
 }
 
 int fti_my_rank(void)

@@ -80,11 +80,11 @@ static const key_info_t keys[] = {
     {"advanced", "lustre_stiping_unit", KEY_INT, 0, NO_FIELD},
     {"advanced", "lustre_stiping_factor", KEY_INT, 0, NO_FIELD},
     {"advanced", "lustre_stiping_offset", KEY_INT, 0, NO_FIELD},
-    {"injection", "rank", KEY_INT, 0, NO_FIELD},
-    {"injection", "index", KEY_INT, 0, NO_FIELD},
-    {"injection", "position", KEY_INT, 0, NO_FIELD},
-    {"injection", "number", KEY_INT, 0, NO_FIELD},
-    {"injection", "frequency", KEY_INT, -1, NO_FIELD},
+    {"injection", "rank", KEY_INT, 0, FIELD(inj_rank)},
+    {"injection", "index", KEY_INT, 0, FIELD(inj_index)},
+    {"injection", "position", KEY_INT, 0, FIELD(inj_position)},
+    {"injection", "number", KEY_INT, 0, FIELD(inj_number)},
+    {"injection", "frequency", KEY_INT, -1, FIELD(inj_frequency)},
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -56,6 +56,10 @@ typedef struct {
     long transfer_size; /* MiB per block copied to the prefix, 8-64 */
     long local_test;    /* 0 or 1 */
     long fast_forward;  /* snapshot intervals divided by this, 1-10 */
+    /* [injection]: FTI_BitFlip flips bit position of element index of a
+     * float or double variable on rank, number times at most, frequency
+     * seconds apart */
+    long inj_rank, inj_index, inj_position, inj_number, inj_frequency;
 } fti_conf_t;
 
 /* receives each warning as one line of text */

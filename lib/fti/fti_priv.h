@@ -2,13 +2,17 @@
 /* fti_priv.h - what the parts of libscr's FTI interface share.  fti.c owns
  * the state FTI_Init sets up (the configuration, the protected variables,
  * the checkpoint names of the run); the other parts (fti_icp.c,
- * fti_names.c) reach it through these. */
+ * fti_names.c, fti_inject.c) reach it through these. */
 #ifndef SCR_FTI_PRIV_H
 #define SCR_FTI_PRIV_H
 
 #include <limits.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
+#include "fti.h"
+#include "fti_conf.h"
 #include "mem.h"
 
 /* 1 once FTI_Init succeeded; else 0 and one line naming fn */
@@ -28,6 +32,11 @@ void fti_ckpt_taken(int id, int lvl, double t0);
 int fti_var_count(void);
 int fti_var_id(int i);
 int fti_var_protected(int id);
+/* where a protected variable is, its element count and type; -1 if id is
+ * not protected */
+int fti_var_info(int id, void **ptr, int64_t *count, fti_id_t *type);
+/* the configuration FTI_Init read */
+const fti_conf_t *fti_config(void);
 
 /* fti_names.c: the variable that holds the names of FTI_setIDFromString
  * (FTI_Protect refuses its id) */
@@ -39,5 +48,8 @@ void fti_names_unprotect(void);
 /* at FTI_Init, a checkpoint on offer: the names it holds (collective) */
 void fti_names_load(void);
 void fti_names_free(void);
+
+/* fti_inject.c: FTI_BitFlip counts from here (FTI_Init) */
+void fti_inject_reset(void);
 
 #endif

@@ -135,6 +135,12 @@ int FTI_Recover(void);
 int FTI_RecoverVarInit(void);
 int FTI_RecoverVar(int id);
 int FTI_RecoverVarFinalize(void);
+/* fault injection for tests ([injection] in the configuration): on
+ * process rank, flip bit position of element index of variable datasetID
+ * (float or double), number times at most, frequency seconds apart;
+ * FTI_SCES when it flipped one, else FTI_NSCS */
+int FTI_BitFlip(int datasetID);
+
 /* named variables: the id of name, a new one (the number of variables
  * known, as in FTI) the first time; the names are in every checkpoint, so
  * after a restart a name has its id again.  FTI_getIDFromString: -1 for a

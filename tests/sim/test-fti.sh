@@ -14,7 +14,7 @@
 # incremental checkpoints (FTI_InitICP ...), level 2 differential ones;
 # level 4 names its variables (FTI_setIDFromString).  Also: FTI's config file
 # (an unknown key warned with file:line, a bad value one line and
-# FTI_Init failing), keep_last_ckpt (0: the next run starts fresh, 1: the
+# FTI_Init failing), FTI_BitFlip, keep_last_ckpt (0: the next run starts fresh, 1: the
 # next job recovers from the prefix), FTI levels SCR maps or refuses, and
 # FTI_Snapshot at its minute intervals (fast_forward = 10: every ~6 s).
 source "$(dirname "$0")/lib.sh"
@@ -64,6 +64,10 @@ same_steps() { # same_steps OUT FROM TO: those lines are the reference's
 		diff <(echo "$want") <(echo "$got") | head -10 | sed 's/^/    /'
 		return 1
 	fi
+}
+
+not_same_steps() { # not_same_steps OUT FROM TO: those lines are there and differ
+	[ -n "$(steps "$1" "$2" "$3")" ] && ! same_steps "$@" >/dev/null
 }
 
 lines() { # lines FILE PATTERN COUNT: COUNT lines match
@@ -158,10 +162,20 @@ unset SIM_JOB_ID
 sim_setup 5
 conf warn.fti wibble=3
 printf '[Mystery]\nx = 1\n' >>"$pfs/warn.fti"
+# and FTI_BitFlip's injection: element 330 of rank 1's plate (row 5, still
+# 0 after step 1), bit 62 (0 becomes 2), once
+printf '[injection]\nrank = 1\nindex = 330\nposition = 62\nnumber = 1\nfrequency = 0\n' \
+	>>"$pfs/warn.fti"
 wline=$(grep -n '^wibble' "$pfs/warn.fti" | cut -d: -f1)
 mline=$(grep -n '^\[Mystery\]' "$pfs/warn.fti" | cut -d: -f1)
 SIM_JOB_ID=200 check "config: unknown key and section: the run goes on" \
-	sim_run "$out/warn" "$ALL" "$heat" "$pfs/warn.fti" 3 1 0
+	sim_run "$out/warn" "$ALL" "$heat" "$pfs/warn.fti" 3 1 0 --bitflip 1
+check "bitflip: FTI_BitFlip flipped one bit, on rank 1, once, and not in a non-float" \
+	has "$out/warn" "^bitflip: 1 flipped a bit \(rank 1\); again: 0$"
+check "bitflip: it says so in one line" \
+	has "$out/warn" "FTI_BitFlip: variable 1, element 330, bit 62: 0 => 2$"
+check "bitflip: step 1 as the reference" same_steps "$out/warn" 1 1
+check "bitflip: step 2 is not: the flip reached the plate" not_same_steps "$out/warn" 2 2
 check "config: the unknown key is warned once, with file:line" \
 	lines "$out/warn" "FTI_Init: $pfs/warn.fti:$wline: unknown key 'wibble' in \[basic\]; ignored" 1
 check "config: the unknown section too" \

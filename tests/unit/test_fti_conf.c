@@ -228,7 +228,10 @@ static const key_case_t cases[] = {
     {"[basic]\nkeep_l4_ckpt = maybe\n", 8, "~FTI 1.6 takes its default, 0",
      F(keep_l4_ckpt), "keep_l4_ckpt maybe"},
     {"[basic]\ndcp_l4 = 5\n", 8, "=5", F(dcp_l4), "dcp_l4 5"},
-    {"[injection]\nfrequency = -7\n", 8, "=0", F(head), "[injection] keys: any integer"},
+    {"[injection]\nfrequency = -7\n", 8, "=-7", F(inj_frequency),
+     "[injection] frequency -7"},
+    {"[injection]\nrank = 3\n", 8, "=3", F(inj_rank), "[injection] rank 3"},
+    {"", 8, "=-1", F(inj_frequency), "[injection] frequency not given: -1"},
 };
 
 /* the field value after a load (long fields only) */

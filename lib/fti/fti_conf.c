@@ -190,6 +190,16 @@ static void conf_where(const ini_t *ini, const char *section, const char *key, c
         snprintf(out, len, "%s: [%s] %s is not set", ini_name(ini), section, key);
 }
 
+/* "WHERE: WHY" about a key, WHY from fmt */
+static void conf_vline(const ini_t *ini, const char *section, const char *key, char *out,
+                       size_t len, const char *fmt, va_list ap)
+{
+    char where[256], why[512];
+    vsnprintf(why, sizeof(why), fmt, ap);
+    conf_where(ini, section, key, where, sizeof(where));
+    snprintf(out, len, "%s: %s", where, why);
+}
+
 static int refuse(const ini_t *ini, scr_error_t *err, const char *section,
                   const char *key, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -198,13 +208,12 @@ static int refuse(const ini_t *ini, scr_error_t *err, const char *section,
 static int refuse(const ini_t *ini, scr_error_t *err, const char *section,
                   const char *key, const char *fmt, ...)
 {
-    char where[256], why[512];
+    char line[800];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, sizeof(why), fmt, ap);
+    conf_vline(ini, section, key, line, sizeof(line), fmt, ap);
     va_end(ap);
-    conf_where(ini, section, key, where, sizeof(where));
-    return errprintf(err, "%s: %s", where, why);
+    return errprintf(err, "%s", line);
 }
 
 static void fix(const ini_t *ini, fti_conf_warn_fn warn, void *arg, const char *section,
@@ -215,13 +224,12 @@ static void fix(const ini_t *ini, fti_conf_warn_fn warn, void *arg, const char *
 static void fix(const ini_t *ini, fti_conf_warn_fn warn, void *arg, const char *section,
                 const char *key, const char *fmt, ...)
 {
-    char where[256], why[512];
+    char line[800];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, sizeof(why), fmt, ap);
+    conf_vline(ini, section, key, line, sizeof(line), fmt, ap);
     va_end(ap);
-    conf_where(ini, section, key, where, sizeof(where));
-    warnf(warn, arg, "%s: %s", where, why);
+    warnf(warn, arg, "%s", line);
 }
 
 /* FTI reads a number with strtol(v, NULL, 0): "0x10" is 16, "12abc" 12 and

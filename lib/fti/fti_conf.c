@@ -302,6 +302,11 @@ static int conf_refusals(const ini_t *ini, const fti_conf_t *c, int nprocs,
     long nodes = c->node_size ? nprocs / c->node_size : 0;
     if (nprocs > 0 && c->group_size == 0)
         return refuse(ini, err, "basic", "group_size", "must not be 0");
+    if (nprocs > 0 && nodes % c->group_size != 0 && c->node_size < 0)
+        return refuse(ini, err, "basic", "group_size",
+                      "without node_size FTI 1.6 counts %ld nodes (%d processes / -1), "
+                      "not a multiple of it",
+                      nodes, nprocs);
     if (nprocs > 0 && nodes % c->group_size != 0)
         return refuse(
             ini, err, "basic", "group_size",

@@ -33,6 +33,10 @@
  *                  twice and on the step counter once; rank 0 says how many
  *                  flipped a bit ([injection] in CONFIG: one, once, and
  *                  never in the counter, which is neither float nor double)
+ *   --stage DIR    at the end each process writes a file in FTI's stage
+ *                  directory and sends it to DIR (FTI_SendFile), checks
+ *                  its status, and that sending a missing file or to a
+ *                  missing directory fails; rank 0 says how many succeeded
  *   --names 1      the variables get their ids from their names
  *                  (FTI_setIDFromString "plate", then "progress"); a
  *                  restart first asks the checkpoint for them
@@ -65,6 +69,7 @@ static struct {
     int steps, level, every, die_at, sleep_ms, rows, cols, icp, icp_leave_out, names,
         bitflip;
     int id_progress, id_plate; /* the variables' ids */
+    const char *stage;
     int rank, ranks;
 } app = {.die_at = -1,
          .rows = 16,
@@ -79,7 +84,7 @@ static void usage(const char *why)
         fprintf(stderr,
                 "heat_fti: %s\nusage: heat_fti CONFIG STEPS LEVEL EVERY [--die-at S] "
                 "[--sleep-ms MS] [--rows R] [--cols C] [--icp 1] [--icp-leave-out S] "
-                "[--names 1] [--bitflip S]\n",
+                "[--names 1] [--bitflip S] [--stage DIR]\n",
                 why);
     MPI_Finalize();
     exit(2);
@@ -121,6 +126,8 @@ static void parse(int argc, char **argv)
             app.names = number(argv[i + 1], 0);
         else if (!strcmp(argv[i], "--bitflip"))
             app.bitflip = number(argv[i + 1], 0);
+        else if (!strcmp(argv[i], "--stage"))
+            app.stage = argv[i + 1];
         else
             usage("unknown option");
     }
@@ -273,6 +280,47 @@ static void bitflip(void)
     say("bitflip: %d flipped a bit (rank %d); again: %d\n", sum[0], at, sum[1]);
 }
 
+/* a small file at path; 1 if written */
+static int write_note(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    return f && fprintf(f, "rank %d\n", app.rank) > 0 && fclose(f) == 0;
+}
+
+/* this process's file through FTI's staging to app.stage; 1 if each call
+ * did what FTI's does */
+static int stage_one(const char *local)
+{
+    char remote[4200];
+    snprintf(remote, sizeof(remote), "%s/note.%d", app.stage, app.rank);
+    if (!write_note(local))
+        return 0;
+    int id = FTI_SendFile(local, remote);
+    int ok = id >= 0 && FTI_GetStageStatus(id) == FTI_SI_SCES &&
+             FTI_GetStageStatus(id) == FTI_SI_NINI && access(local, F_OK) != 0;
+    /* the local file is gone now; and no directory "none" */
+    ok = ok && FTI_SendFile(local, remote) == FTI_NSCS;
+    snprintf(remote, sizeof(remote), "%s/none/note.%d", app.stage, app.rank);
+    ok = ok && write_note(local) && FTI_SendFile(local, remote) == FTI_NSCS &&
+         access(local, F_OK) == 0;
+    unlink(local);
+    return ok;
+}
+
+static void stage_out(void)
+{
+    char local[4096];
+    if (FTI_GetStageDir(local, sizeof(local)) != FTI_SCES) {
+        say("stage: FTI_GetStageDir failed\n");
+        return;
+    }
+    size_t n = strlen(local);
+    snprintf(local + n, sizeof(local) - n, "/note.%d", app.rank);
+    int ok = stage_one(local), all = 0;
+    MPI_Reduce(&ok, &all, 1, MPI_INT, MPI_SUM, 0, FTI_COMM_WORLD);
+    say("stage: %d of %d processes sent their file\n", all, app.ranks);
+}
+
 /* the ids from the names, after what a checkpoint says they are */
 static void name_variables(void)
 {
@@ -370,6 +418,8 @@ int main(int argc, char **argv)
         if (app.sleep_ms)
             usleep((useconds_t)app.sleep_ms * 1000);
     }
+    if (app.stage)
+        stage_out();
     say("done: %d steps\n", p.step);
     free(plate);
     free(next);

@@ -199,6 +199,7 @@ int FTI_Init(const char *configFile, MPI_Comm globalComm)
         return FTI_NSCS;
     MPI_Comm_dup(globalComm, &FTI_COMM_WORLD);
     fti_inject_reset();
+    fti_stage_reset();
     fti.reco = mem_have_recover();
     if (fti.reco)
         fti_names_load();

@@ -135,6 +135,20 @@ int FTI_Recover(void);
 int FTI_RecoverVarInit(void);
 int FTI_RecoverVar(int id);
 int FTI_RecoverVarFinalize(void);
+/* staging (needs [basic] enable_staging = 1), as FTI does it without head
+ * processes: FTI_GetStageDir gives a node-local directory; FTI_SendFile
+ * copies lpath to rpath (whose directory must exist) before it returns and
+ * removes lpath, returning a request id, or FTI_NSCS; FTI_GetStageStatus
+ * gives the request's status once (FTI_SI_SCES), FTI_SI_NINI after */
+#define FTI_SI_FAIL 0x4
+#define FTI_SI_SCES 0x3
+#define FTI_SI_ACTV 0x2
+#define FTI_SI_PEND 0x1
+#define FTI_SI_NINI 0x0
+int FTI_GetStageDir(char *stageDir, int maxLen);
+int FTI_SendFile(const char *lpath, const char *rpath);
+int FTI_GetStageStatus(int ID);
+
 /* fault injection for tests ([injection] in the configuration): on
  * process rank, flip bit position of element index of variable datasetID
  * (float or double), number times at most, frequency seconds apart;

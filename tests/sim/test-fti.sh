@@ -14,7 +14,7 @@
 # incremental checkpoints (FTI_InitICP ...), level 2 differential ones;
 # level 4 names its variables (FTI_setIDFromString).  Also: FTI's config file
 # (an unknown key warned with file:line, a bad value one line and
-# FTI_Init failing), FTI_BitFlip, keep_last_ckpt (0: the next run starts fresh, 1: the
+# FTI_Init failing), FTI_BitFlip, staging, keep_last_ckpt (0: the next run starts fresh, 1: the
 # next job recovers from the prefix), FTI levels SCR maps or refuses, and
 # FTI_Snapshot at its minute intervals (fast_forward = 10: every ~6 s).
 source "$(dirname "$0")/lib.sh"
@@ -160,22 +160,27 @@ unset SIM_JOB_ID
 
 # ---- the configuration file ----
 sim_setup 5
-conf warn.fti wibble=3
+conf warn.fti wibble=3 enable_staging=1
 printf '[Mystery]\nx = 1\n' >>"$pfs/warn.fti"
 # and FTI_BitFlip's injection: element 330 of rank 1's plate (row 5, still
 # 0 after step 1), bit 62 (0 becomes 2), once
 printf '[injection]\nrank = 1\nindex = 330\nposition = 62\nnumber = 1\nfrequency = 0\n' \
 	>>"$pfs/warn.fti"
+mkdir -p "$pfs/staged"
 wline=$(grep -n '^wibble' "$pfs/warn.fti" | cut -d: -f1)
 mline=$(grep -n '^\[Mystery\]' "$pfs/warn.fti" | cut -d: -f1)
 SIM_JOB_ID=200 check "config: unknown key and section: the run goes on" \
-	sim_run "$out/warn" "$ALL" "$heat" "$pfs/warn.fti" 3 1 0 --bitflip 1
+	sim_run "$out/warn" "$ALL" "$heat" "$pfs/warn.fti" 3 1 0 --bitflip 1 --stage "$pfs/staged"
 check "bitflip: FTI_BitFlip flipped one bit, on rank 1, once, and not in a non-float" \
 	has "$out/warn" "^bitflip: 1 flipped a bit \(rank 1\); again: 0$"
 check "bitflip: it says so in one line" \
 	has "$out/warn" "FTI_BitFlip: variable 1, element 330, bit 62: 0 => 2$"
 check "bitflip: step 1 as the reference" same_steps "$out/warn" 1 1
 check "bitflip: step 2 is not: the flip reached the plate" not_same_steps "$out/warn" 2 2
+check "staging: every process sent its file from the stage directory (FTI_SendFile), its status FTI_SI_SCES once, a missing file or directory failed" \
+	has "$out/warn" "^stage: 8 of 8 processes sent their file$"
+check "staging: the 8 files are in the destination, each with its rank" \
+	sh -c 'for r in 0 1 2 3 4 5 6 7; do grep -qx "rank $r" "$1/note.$r" || exit 1; done' sh "$pfs/staged"
 check "config: the unknown key is warned once, with file:line" \
 	lines "$out/warn" "FTI_Init: $pfs/warn.fti:$wline: unknown key 'wibble' in \[basic\]; ignored" 1
 check "config: the unknown section too" \
@@ -223,7 +228,9 @@ check "keep_last_ckpt = 0: the prefix keeps no checkpoint" \
 	test -z "$(ls -d "$pfs"/.scr/scr.dataset.* 2>/dev/null)"
 conf keep.fti keep_last_ckpt=1
 SIM_JOB_ID=211 check "keep_last_ckpt = 1: a run checkpointing at level 1 finishes" \
-	sim_run "$out/keep3" "$ALL" "$heat" "$pfs/keep.fti" 6 1 2
+	sim_run "$out/keep3" "$ALL" "$heat" "$pfs/keep.fti" 6 1 2 --stage "$pfs/staged"
+check "staging: off without enable_staging, and FTI_GetStageDir says so" \
+	has "$out/keep3" "^stage: FTI_GetStageDir failed$"
 check "keep_last_ckpt = 1: its last checkpoint went to the prefix" \
 	test -n "$(ls -d "$pfs"/.scr/scr.dataset.* 2>/dev/null)"
 SIM_JOB_ID=212 check "keep_last_ckpt = 1: the next job recovers from it" \

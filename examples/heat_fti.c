@@ -37,6 +37,9 @@
  *                  directory and sends it to DIR (FTI_SendFile), checks
  *                  its status, and that sending a missing file or to a
  *                  missing directory fails; rank 0 says how many succeeded
+ *   --composite 1  the step counter's type is a composite type with its
+ *                  fields (FTI_InitCompositeType, FTI_AddScalarField,
+ *                  FTI_AddVectorField), and FTI's checks on fields hold
  *   --names 1      the variables get their ids from their names
  *                  (FTI_setIDFromString "plate", then "progress"); a
  *                  restart first asks the checkpoint for them
@@ -50,6 +53,7 @@
  */
 #include <mpi.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,13 +65,14 @@
 /* what the run has done, kept with the plate in each checkpoint */
 typedef struct {
     int step;
-    double top_heat; /* the temperature of the top edge */
+    double top_heat;   /* the temperature of the top edge */
+    int history[2][3]; /* unused: a vector field for the composite type */
 } progress_t;
 
 static struct {
     const char *config;
     int steps, level, every, die_at, sleep_ms, rows, cols, icp, icp_leave_out, names,
-        bitflip;
+        bitflip, composite;
     int id_progress, id_plate; /* the variables' ids */
     const char *stage;
     int rank, ranks;
@@ -84,7 +89,7 @@ static void usage(const char *why)
         fprintf(stderr,
                 "heat_fti: %s\nusage: heat_fti CONFIG STEPS LEVEL EVERY [--die-at S] "
                 "[--sleep-ms MS] [--rows R] [--cols C] [--icp 1] [--icp-leave-out S] "
-                "[--names 1] [--bitflip S] [--stage DIR]\n",
+                "[--names 1] [--bitflip S] [--stage DIR] [--composite 1]\n",
                 why);
     MPI_Finalize();
     exit(2);
@@ -128,6 +133,8 @@ static void parse(int argc, char **argv)
             app.bitflip = number(argv[i + 1], 0);
         else if (!strcmp(argv[i], "--stage"))
             app.stage = argv[i + 1];
+        else if (!strcmp(argv[i], "--composite"))
+            app.composite = number(argv[i + 1], 0);
         else
             usage("unknown option");
     }
@@ -321,6 +328,27 @@ static void stage_out(void)
     say("stage: %d of %d processes sent their file\n", all, app.ranks);
 }
 
+/* progress_t as a composite type; FTI's checks on fields hold */
+static fti_id_t progress_composite(void)
+{
+    int dims[2] = {2, 3}, bad[1] = {0};
+    fti_id_t t = FTI_InitCompositeType("progress", sizeof(progress_t), NULL);
+    if (t == FTI_NSCS ||
+        FTI_AddScalarField(t, "step", FTI_INTG, offsetof(progress_t, step)) != FTI_SCES ||
+        FTI_AddScalarField(t, "top_heat", FTI_DBLE, offsetof(progress_t, top_heat)) !=
+            FTI_SCES ||
+        FTI_AddVectorField(t, "history", FTI_INTG, offsetof(progress_t, history), 2,
+                           dims) != FTI_SCES)
+        fail_all("FTI_InitCompositeType or a field", FTI_NSCS);
+    if (FTI_AddScalarField(FTI_DBLE, "x", FTI_INTG, 0) != FTI_NSCS ||
+        FTI_AddScalarField(t, "x", 12345, 0) != FTI_NSCS ||
+        FTI_AddVectorField(t, "x", FTI_INTG, 0, 1, bad) != FTI_NSCS ||
+        FTI_AddVectorField(t, "x", FTI_INTG, 0, 33, dims) != FTI_NSCS)
+        fail_all("a field FTI refuses", FTI_SCES);
+    say("composite type %d: 3 fields\n", t);
+    return t;
+}
+
 /* the ids from the names, after what a checkpoint says they are */
 static void name_variables(void)
 {
@@ -361,8 +389,10 @@ int main(int argc, char **argv)
     if (!plate || !next || !sums)
         fail("calloc", -1);
     edges(plate, &p);
-    int rc = FTI_InitType(&progress_type, sizeof(progress_t));
-    if (rc != FTI_SCES)
+    int rc = FTI_SCES;
+    if (app.composite)
+        progress_type = progress_composite();
+    else if ((rc = FTI_InitType(&progress_type, sizeof(progress_t))) != FTI_SCES)
         fail("FTI_InitType", rc);
     if (app.names)
         name_variables();

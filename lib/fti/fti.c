@@ -374,6 +374,11 @@ void fti_ckpt_taken(int id, int lvl, double t0)
         log_msg("FTI: checkpoint %d (L%d) taken in %.2f s", id, lvl, MPI_Wtime() - t0);
 }
 
+int fti_type_known(fti_id_t t)
+{
+    return fti_type_size(t) > 0;
+}
+
 int fti_var_count(void)
 {
     return fti.nvars;
@@ -573,6 +578,7 @@ int FTI_Finalize(void)
     free(fti.names);
     free(fti.user_size);
     fti_names_free();
+    fti_types_free();
     int rank = fti.rank;
     memset(&fti, 0, sizeof(fti));
     fti.rank = rank;

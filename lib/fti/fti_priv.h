@@ -2,7 +2,7 @@
 /* fti_priv.h - what the parts of libscr's FTI interface share.  fti.c owns
  * the state FTI_Init sets up (the configuration, the protected variables,
  * the checkpoint names of the run); the other parts (fti_icp.c,
- * fti_names.c, fti_inject.c, fti_stage.c) reach it through these. */
+ * fti_names.c, fti_inject.c, fti_stage.c, fti_types.c) reach it through these. */
 #ifndef SCR_FTI_PRIV_H
 #define SCR_FTI_PRIV_H
 
@@ -53,5 +53,9 @@ void fti_names_free(void);
 void fti_inject_reset(void);
 /* fti_stage.c: no stage requests, the directory not made yet */
 void fti_stage_reset(void);
+/* fti_types.c: forget the composite types (FTI_Finalize) */
+void fti_types_free(void);
+/* 1 if t is a type handle (predefined, FTI_InitType's, a composite) */
+int fti_type_known(fti_id_t t);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* FTI's buffer size for names and paths */
@@ -117,6 +118,23 @@ int FTI_Status(void);
 
 /* a type of size bytes, for FTI_Protect */
 int FTI_InitType(fti_id_t *type, int size);
+
+/* FTI's HDF5 group (its groups are not provided here: pass NULL) */
+typedef struct FTIT_H5Group {
+    int id;
+    char name[FTI_BUFS];
+    char fullName[FTI_BUFS];
+    int childrenNo;
+    int childrenID[FTI_BUFS];
+} FTIT_H5Group;
+
+/* composite types, as FTI 1.6 has them: a type of size bytes whose fields
+ * (a scalar, or an array of ndims dimensions) are described for HDF5
+ * output; checkpoints hold the bytes.  The type handle, or FTI_NSCS. */
+fti_id_t FTI_InitCompositeType(const char *name, size_t size, FTIT_H5Group *h5g);
+int FTI_AddScalarField(fti_id_t id, const char *name, fti_id_t fid, size_t offset);
+int FTI_AddVectorField(fti_id_t id, const char *name, fti_id_t tid, size_t offset,
+                       int ndims, int *dim_sizes);
 
 /* protect count elements of type at ptr under id (id again: move/resize) */
 int FTI_Protect(int id, void *ptr, int64_t count, fti_id_t tid);

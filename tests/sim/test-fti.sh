@@ -89,7 +89,8 @@ check "reference: 8 ranks on 4 nodes" has "$out/ref" "8 ranks on 4 nodes"
 # Levels 2 and 3 checkpoint a variable at a time (FTI_InitICP, FTI_AddVarICP,
 # FTI_FinalizeICP), level 2 differentially (enable_dcp with ckpt_io = 1);
 # level 3's checkpoint at step 9 leaves a variable out, FTI_FinalizeICP
-# refuses it, and the rerun recovers the one of step 6.  Level 4 names its
+# refuses it, and the rerun recovers the one of step 6.  Level 1 keeps the
+# step counter in a composite type (FTI_InitCompositeType).  Level 4 names its
 # variables (FTI_setIDFromString), and the rerun finds the names in the
 # checkpoint it fetched before it names anything.
 scheme=(- SINGLE PARTNER RS SINGLE)
@@ -99,8 +100,8 @@ for level in 1 2 3 4; do
 	case $level in
 	2) conf fti.fti enable_dcp=1 ckpt_io=1 && opts=(--icp 1) how=FTI_FinalizeICP ;;
 	3) conf fti.fti && opts=(--icp 1 --icp-leave-out 9) rstep=6 rid=2 how=FTI_FinalizeICP ;;
+	1) conf fti.fti && opts=(--composite 1) ;;
 	4) conf fti.fti && opts=(--names 1) ;;
-	*) conf fti.fti ;;
 	esac
 	export SIM_JOB_ID=$((110 + level))
 	sim_run "$out/l$level.1" "$ALL" "$heat" "$pfs/fti.fti" 20 $level 3 --die-at 11 "${opts[@]}"
@@ -122,6 +123,8 @@ for level in 1 2 3 4; do
 	fi
 	[ $level = 3 ] && check "L3: FTI_FinalizeICP refused checkpoint 3 without every variable" \
 		has "$out/l3.1" "^checkpoint 3 without the step counter refused$"
+	[ $level = 1 ] && check "L1: the step counter's type is composite, FTI's checks on its fields hold" \
+		has "$out/l1.1" "^composite type 11: 3 fields$"
 	[ $level = 4 ] && check "L4: FTI_setIDFromString named plate 0 and progress 1" \
 		has "$out/l4.1" "^named: plate 0, progress 1$"
 	hosts=$ALL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fti_conf.c - FTI's configuration keys: read as FTI 1.6 reads them,
  * checked as its FTI_TestConfig checks them, translated into SCR settings */
 #include <errno.h>

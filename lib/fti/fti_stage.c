@@ -13,12 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "api_util.h"
 #include "fti.h"
 #include "fti_priv.h"
 #include "io.h"
 #include "log.h"
-#include "scr_ctx.h"
+#include "mem.h"
 
 /* FTI's request ids: the lowest free slot */
 #define STAGE_MAX 1024
@@ -40,9 +39,9 @@ static int stage_enabled(const char *fn)
 /* stage/ in the first cache directory of the job, made on first use */
 static const char *stage_dir(void)
 {
-    scr_ctx_t *ctx = scr_ctx();
-    if (!stage.dir[0] && ctx->stores && ctx->stores[0].dir) {
-        snprintf(stage.dir, sizeof(stage.dir), "%s/stage", ctx->stores[0].dir);
+    const char *cache = mem_cache_dir();
+    if (!stage.dir[0] && cache) {
+        snprintf(stage.dir, sizeof(stage.dir), "%s/stage", cache);
         scr_error_t err = {""};
         if (io_mkdir_p(stage.dir, 0700, &err) < 0) {
             log_err("FTI_GetStageDir: %s", err.text);

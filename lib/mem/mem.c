@@ -358,6 +358,12 @@ static int ckpt_begin(const char *fn, const char *name, const mem_opts_t *o)
     return SCR_SUCCESS;
 }
 
+const char *mem_cache_dir(void)
+{
+    scr_ctx_t *ctx = scr_ctx();
+    return ctx->initialized && ctx->stores ? ctx->stores[0].dir : NULL;
+}
+
 int SCR_Checkpoint_begin(const char *name)
 {
     return ckpt_begin("SCR_Checkpoint_begin", name, NULL);

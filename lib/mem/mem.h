@@ -81,6 +81,10 @@ int mem_file_open(scr_ctx_t *ctx, int id, char *path, size_t len, scr_error_t *e
 uint64_t mem_app_tag(scr_ctx_t *ctx);
 struct mem_state *mem_get(scr_ctx_t *ctx);
 
+/* the job's first cache directory (<base>/<user>/scr.<jobid>), NULL
+ * before SCR_Init: where the FTI layer keeps its stage directory */
+const char *mem_cache_dir(void);
+
 /* free ctx->mem (SCR_Finalize) */
 void mem_free(scr_ctx_t *ctx);
 

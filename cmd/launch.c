@@ -75,7 +75,11 @@ static void srun_app(const launcher_t *l, argv_t *out, const launch_where_t *w, 
      * (slurm_ghost_note below) */
     if (w->relaunch)
         argv_add(out, "--overlap");
-    if (w->exact && w->add_count)
+    /* Leaving nodes out, srun would still take the job's node count from
+     * the environment (SLURM_NNODES) while Slurm has not yet removed a lost
+     * node from the job: "Only allocated 1 nodes asked for 2" */
+    int leave_out = !w->exact && nodelist_count(w->exclude) > 0;
+    if (w->add_count && (w->exact || leave_out))
         argv_addf(out, "--nodes=%d", nodelist_count(w->nodes));
     if (w->exact)
         add_list(out, "--nodelist", w->nodes);

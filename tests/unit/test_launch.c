@@ -73,6 +73,15 @@ static void test_srun_lines(void)
     ok(strstr(joined(&a), "srun --kill-on-bad-exit=1 --overlap --nodes=3 ") == joined(&a),
        "relaunch: %s", joined(&a));
     argv_free(&a);
+    /* no spares: every live node, the lost one left out, with their count */
+    nodelist_t *down = nodelist_from_str("node3", NULL);
+    launch_where_t wx = {nodes, down, 0, 1, 1};
+    l->app(l, &a, &wx, 2, app);
+    ok(strcmp(joined(&a), "srun --kill-on-bad-exit=1 --overlap --nodes=3 --exclude=node3 "
+                          "--mpi=pmix ./app") == 0,
+       "relaunch without spares: %s", joined(&a));
+    argv_free(&a);
+    nodelist_delete(&down);
     char *check[] = {"scr", "node-check"};
     l->per_node(l, &a, nodes, 2, check);
     ok(strcmp(joined(&a), "srun --nodes=3 --ntasks=3 --ntasks-per-node=1 "

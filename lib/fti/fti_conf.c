@@ -391,7 +391,7 @@ static void conf_fixes(const ini_t *ini, fti_conf_t *c, fti_conf_warn_fn warn, v
             "not from 8 to 64 (MiB); 16, as in FTI 1.6");
     if (c->transfer_size < 8 || c->transfer_size > 64)
         c->transfer_size = 16;
-    for (int i = 1; i <= 4; i++)
+    for (int i = 2; i <= 4; i++) /* inline_l[1] is not a key */
         if (c->inline_l[i] != 0 && c->inline_l[i] != 1)
             c->inline_l[i] = 1;
     if (c->max_sync_intv <= 0) {

@@ -32,6 +32,24 @@ hasnt() {
 	! grep -Eq -- "$2" "$1" || { echo "--- $1 has /$2/:"; grep -E -- "$2" "$1" | head -5; return 1; }
 }
 
+# first_run, again: whether to run a part of the suite.  scripts/test splits
+# some suites between its two builds so that every check runs once:
+# SIM_SPLIT=first (the sanitized build) runs the parts that are a code
+# path's first run, SIM_SPLIT=again (the release build) the parts that take
+# a path some other part took, with another scheme or fault point.  Unset:
+# every part.
+first_run() { [ "${SIM_SPLIT:-}" != again ]; }
+again() { [ "${SIM_SPLIT:-}" != first ]; }
+# again_only PART...: a split suite whose other parts are not guarded: with
+# SIM_SPLIT=again it runs just these parts (functions), then ends
+again_only() {
+	[ "${SIM_SPLIT:-}" = again ] || return 0
+	local p
+	for p; do "$p"; done
+	finish
+	exit $?
+}
+
 sim_cleanup() {
 	[ -n "$sim_dir" ] && "$simnode" stop "$sim_dir"
 	[ -n "$pfs" ] && rm -rf "$pfs"

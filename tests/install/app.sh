@@ -61,7 +61,8 @@ app_checks() {
 # Fortran style (INCLUDE 'scrf.h', external subroutines; tests/install/
 # fortran) built the ways one is: "mpifort app.f -lscrf -lscr", SCR v3's
 # documented "-lscrf -Wl,-rpath,<libdir>", pkg-config's scrf.pc,
-# find_package(SCR COMPONENTS Fortran); each is run.
+# find_package(SCR COMPONENTS Fortran); each is run.  And an FTI Fortran
+# program (use FTI, tests/sim/heat_fti.f90) built against the module.
 # Skipped when SCR was built without Fortran (no scrf.pc).
 app_fortran_checks() {
 	local work=$1 cc=$2 extra=$3 cmakedir=$4 src libdir incdir fflags
@@ -89,6 +90,9 @@ app_fortran_checks() {
 		sh -c 'mpifort $3 "$1/version.F90" -o "$2/version-pc" $(pkg-config --cflags --libs scrf) &&
 			LD_LIBRARY_PATH="$4" "$2/version-pc" | grep -q "v3\.1\.0"' \
 		sh "$src" "$work" "$extra" "$libdir"
+	check "FTI's module fti.mod beside scr.mod: an FTI Fortran program builds unchanged, mpifort heat_fti.f90 \$(pkg-config --cflags --libs scrf)" \
+		sh -c 'test -f "$4/fti.mod" && mpifort $3 "$1" -o "$2/heat-fti-f" $(pkg-config --cflags --libs scrf)' \
+		sh "$src/../../sim/heat_fti.f90" "$work" "$extra" "$incdir"
 	check "find_package(SCR COMPONENTS Fortran): SCR::scrf builds both forms with CMake, and they run" \
 		sh -c 'cmake -S "$1" -B "$2/cmake-build" -DCMAKE_C_COMPILER="$3" \
 			-DCMAKE_Fortran_FLAGS="$6" -DCMAKE_EXE_LINKER_FLAGS="$4" \

@@ -17,8 +17,11 @@
 # FTI_Init failing), FTI_BitFlip, staging, keep_last_ckpt (0: the next run starts fresh, 1: the
 # next job recovers from the prefix), FTI levels SCR maps or refuses, and
 # FTI_Snapshot at its minute intervals (fast_forward = 10: every ~6 s).
+# With HEAT_FTI_F (tests/sim/heat_fti.f90, FTI's Fortran module): a Fortran
+# heat program at level 3 loses node3 after a crash and recovers on the
+# survivors and the spare, every step after it as its own reference run's.
 source "$(dirname "$0")/lib.sh"
-heat=$(readlink -f "$1") scr=$(readlink -f "$2")
+heat=$(readlink -f "$1") scr=$(readlink -f "$2") heatf=${3:+$(readlink -f "$3")}
 out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
@@ -58,7 +61,7 @@ steps() { # steps OUT FROM TO: the "step N sum S" lines for N in FROM..TO
 same_steps() { # same_steps OUT FROM TO: those lines are the reference's
 	local got want
 	got=$(steps "$1" "$2" "$3")
-	want=$(steps "$out/ref" "$2" "$3")
+	want=$(steps "${ref:-$out/ref}" "$2" "$3")
 	if [ "$(printf '%s\n' "$got" | grep -c .)" -ne $(($3 - $2 + 1)) ] || [ "$got" != "$want" ]; then
 		echo "--- steps $2..$3 of $1 differ from the reference:"
 		diff <(echo "$want") <(echo "$got") | head -10 | sed 's/^/    /'
@@ -75,6 +78,38 @@ lines() { # lines FILE PATTERN COUNT: COUNT lines match
 	n=$(grep -cE -- "$2" "$1")
 	[ "$n" -eq "$3" ] || { echo "--- $1: $n lines match /$2/, want $3"; return 1; }
 }
+
+# FTI's Fortran module (use FTI): the module is gfortran's code, never
+# sanitized, and what it calls the C levels below take; so the sanitized
+# build leaves this part to the release build (tests/sim/lib.sh: again)
+fortran_part() {
+	if [ -z "$heatf" ]; then
+		echo "# FTI's Fortran module: not built (no Fortran compiler)"
+		return 0
+	fi
+	sim_setup 5
+	conf ff.fti
+	SIM_JOB_ID=300 check "Fortran: the reference run, no checkpoints" \
+		sim_run "$out/fref" "$ALL" "$heatf" "$pfs/ff.fti" 20 3 0
+	check "Fortran: 20 steps" test "$(steps "$out/fref" 1 20 | wc -l)" -eq 20
+	check "Fortran: a strided section is refused with its variable named" \
+		has "$out/fref" "FTI_Protect: variable 9 is not contiguous in memory"
+	SIM_JOB_ID=301 sim_run "$out/f1" "$ALL" "$heatf" "$pfs/ff.fti" 20 3 3 11
+	local rc=$?
+	check "Fortran: the run died after step 11 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+	check "Fortran: FTI_Checkpoint at level 3 (RS)" has "$out/f1" "dataset 3 \(ckpt3\): .* RS"
+	ref=$out/fref check "Fortran: steps 1-11 as its reference" same_steps "$out/f1" 1 11
+	"$simnode" kill "$sim_dir" node3
+	"$simnode" wipe "$sim_dir" node3
+	SIM_JOB_ID=301 check "Fortran: node3 lost, the rerun on the survivors and the spare finishes" \
+		sim_run "$out/f2" "$SURV" "$heatf" "$pfs/ff.fti" 20 3 3
+	check "Fortran: node3's ranks rebuilt from RS" has "$out/f2" "dataset 3 \(ckpt3\) ready, 2 ranks rebuilt"
+	check "Fortran: FTI_Status, FTI_GetStoredSize and FTI_Recover of every type" \
+		has "$out/f2" "^recovered at step 9 \(plate: 9216 bytes per rank\)$"
+	ref=$out/fref check "Fortran: steps 10-20 exactly as its reference" same_steps "$out/f2" 10 20
+	check "Fortran: no step before 10 recomputed" test -z "$(steps "$out/f2" 1 9)"
+}
+again_only fortran_part
 
 # ---- the reference: no checkpoints at all ----
 sim_setup 5
@@ -255,4 +290,6 @@ check "snapshot: the rerun finishes" sim_run "$out/snap2" "$ALL" "$heat" "$pfs/s
 check "snapshot: its first FTI_Snapshot recovered at step $at" has "$out/snap2" "^recovered at step ${at:-x}$"
 check "snapshot: steps after $at as the reference" same_steps "$out/snap2" $((${at:-0} + 1)) 80
 unset SIM_JOB_ID
+
+again && fortran_part
 finish

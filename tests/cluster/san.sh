@@ -39,6 +39,10 @@ san_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 san_prepare() {
 	local dir=$1 p libs=""
+	san_symbolizer >/dev/null || {
+		echo "san.sh: no llvm-symbolizer on PATH: lsan.supp's entries name functions" >&2
+		return 1
+	}
 	mkdir -p "$dir/san/log" "$dir/san/bin" "$dir/san/lib" || return 1
 	chmod 755 "$dir/san" "$dir/san/bin" "$dir/san/lib" && chmod 1777 "$dir/san/log"
 	for p in ${SCR_CLUSTER_SANITIZE//:/ }; do
@@ -51,8 +55,20 @@ san_prepare() {
 	echo "${libs#:}" >"$dir/san/preload"
 }
 
+# the llvm-symbolizer the reports are named with.  The lsan.supp entries
+# name functions, so a report that cannot be symbolized matches none of
+# them.  Debian's clang-19 runtime looks for llvm-symbolizer-19 alone, which
+# only llvm-19 (a Recommends that install-deps skips) has; without it every
+# report came out as bare addresses and the schedulers' own leaks failed the
+# check.  Any LLVM's symbolizer reads the DWARF clang 19 writes.
+san_symbolizer() {
+	command -v llvm-symbolizer-19 || command -v llvm-symbolizer
+}
+
 san_env() { # san_env DIR NAME: the option assignments
 	local opts="log_path=$1/san/log/$2:log_exe_name=1:abort_on_error=1:exitcode=0"
+	local sym
+	sym=$(san_symbolizer) && opts="$opts:external_symbolizer_path=$sym"
 	echo "ASAN_OPTIONS=$opts:suppressions=$1/san/asan.supp:detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=40:fast_unwind_on_fatal=0" \
 		"LSAN_OPTIONS=suppressions=$1/san/lsan.supp:print_suppressions=1" \
 		"UBSAN_OPTIONS=$opts:halt_on_error=1:print_stacktrace=1"

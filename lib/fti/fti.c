@@ -68,7 +68,9 @@ static struct {
     int nvars;
     char **names; /* checkpoints this run wrote or recovered from */
     int nnames;
-    int next_id; /* FTI_Snapshot's next checkpoint id */
+    int next_id;       /* FTI_Snapshot's next checkpoint id */
+    unsigned taken[5]; /* checkpoints taken per level 1-4 */
+    int last_id, last_level;
     fti_snap_t snap;
 } fti;
 
@@ -104,8 +106,7 @@ static fti_var_t *fti_var(int id)
 
 static void fti_warn(const char *msg, void *arg)
 {
-    (void)arg;
-    log_warn("FTI_Init: %s", msg);
+    log_warn("%s: %s", (const char *)arg, msg);
 }
 
 static int fti_apply(const char *setting, void *arg)
@@ -117,24 +118,25 @@ static int fti_apply(const char *setting, void *arg)
 }
 
 /* rank 0 reads the file; everyone gets the result */
-static int fti_conf_share(const char *path, MPI_Comm comm)
+int fti_conf_read(const char *fn, const char *path, MPI_Comm comm, fti_conf_t *c)
 {
-    int ok = 1;
-    if (fti.rank == 0) {
+    int ok = 1, rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
         char cwd[FTI_CONF_PATH];
         scr_error_t err = {""};
         if (!getcwd(cwd, sizeof(cwd)))
             snprintf(cwd, sizeof(cwd), ".");
         int nprocs = 0;
         MPI_Comm_size(comm, &nprocs);
-        if (fti_conf_load(path, cwd, nprocs, &fti.conf, fti_warn, NULL, &err) < 0) {
-            log_err("FTI_Init: %s", err.text);
+        if (fti_conf_load(path, cwd, nprocs, c, fti_warn, (void *)fn, &err) < 0) {
+            log_err("%s: %s", fn, err.text);
             ok = 0;
         }
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
     if (ok)
-        MPI_Bcast(&fti.conf, (int)sizeof(fti.conf), MPI_BYTE, 0, comm);
+        MPI_Bcast(c, (int)sizeof(*c), MPI_BYTE, 0, comm);
     return ok;
 }
 
@@ -192,7 +194,7 @@ int FTI_Init(const char *configFile, MPI_Comm globalComm)
         return FTI_NSCS;
     }
     MPI_Comm_rank(globalComm, &fti.rank);
-    if (!fti_conf_share(configFile, globalComm))
+    if (!fti_conf_read("FTI_Init", configFile, globalComm, &fti.conf))
         return FTI_NSCS;
     fti_conf_settings(&fti.conf, fti_apply, NULL);
     if (SCR_Init() != SCR_SUCCESS)
@@ -368,6 +370,9 @@ int fti_ckpt_prepare(const char *fn, int id, int level, char *name, size_t len,
 
 void fti_ckpt_taken(int id, int lvl, double t0)
 {
+    fti.taken[lvl >= 1 && lvl <= 4 ? lvl : 4]++;
+    fti.last_id = id;
+    fti.last_level = lvl;
     for (int i = 0; i < fti.nvars; i++)
         fti.vars[i].stored = fti.vars[i].count * (int64_t)fti_type_size(fti.vars[i].type);
     if (fti_chatty())
@@ -408,6 +413,23 @@ int fti_var_info(int id, void **ptr, int64_t *count, fti_id_t *type)
 const fti_conf_t *fti_config(void)
 {
     return &fti.conf;
+}
+
+int fti_initialized(void)
+{
+    return fti.initialized;
+}
+
+int fti_recovering(void)
+{
+    return fti.initialized && fti.reco;
+}
+
+void fti_run_state(unsigned *count, int *last_id, int *last_level)
+{
+    memcpy(count, fti.taken, sizeof(fti.taken));
+    *last_id = fti.last_id;
+    *last_level = fti.last_level;
 }
 
 int fti_my_rank(void)
@@ -579,6 +601,7 @@ int FTI_Finalize(void)
     free(fti.user_size);
     fti_names_free();
     fti_types_free();
+    fti_h5_free();
     int rank = fti.rank;
     memset(&fti, 0, sizeof(fti));
     fti.rank = rank;

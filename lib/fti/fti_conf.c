@@ -34,7 +34,7 @@ static const key_info_t keys[] = {
     {"basic", "node_size", KEY_INT, -1, FIELD(node_size)},
     {"basic", "ckpt_dir", KEY_PATH, 0, FIELD(ckpt_dir)},
     {"basic", "glbl_dir", KEY_PATH, 0, FIELD(glbl_dir)},
-    {"basic", "meta_dir", KEY_STR, 0, NO_FIELD},
+    {"basic", "meta_dir", KEY_STR, 0, FIELD(meta_dir)},
     {"basic", "glbl_stash_dir", KEY_STR, 0, NO_FIELD},
     {"basic", "ckpt_l1", KEY_INT, -1, FIELD(ckpt_l[1])},
     {"basic", "ckpt_l2", KEY_INT, -1, FIELD(ckpt_l[2])},
@@ -58,23 +58,23 @@ static const key_info_t keys[] = {
     {"basic", "cacheddcp", KEY_INT, 0, NO_FIELD},
     {"basic", "verbosity", KEY_INT, -1, FIELD(verbosity)},
     {"basic", "max_var_id", KEY_LONG, 100 * 1024, FIELD(max_var_id)},
-    {"basic", "h5_single_file_enable", KEY_BOOL, 0, NO_FIELD},
-    {"basic", "h5_single_file_keep", KEY_BOOL, 0, NO_FIELD},
+    {"basic", "h5_single_file_enable", KEY_BOOL, 0, FIELD(h5_enable)},
+    {"basic", "h5_single_file_keep", KEY_BOOL, 0, FIELD(h5_keep)},
     {"basic", "h5_single_file_inline", KEY_BOOL, 1, FIELD(h5_inline)},
-    {"basic", "h5_single_file_dir", KEY_STR, 0, NO_FIELD},
-    {"basic", "h5_single_file_prefix", KEY_STR, 0, NO_FIELD},
+    {"basic", "h5_single_file_dir", KEY_STR, 0, FIELD(h5_dir)},
+    {"basic", "h5_single_file_prefix", KEY_STR, 0, FIELD(h5_prefix)},
     {"restart", "failure", KEY_INT, 0, FIELD(failure)},
-    {"restart", "exec_id", KEY_STR, 0, NO_FIELD},
+    {"restart", "exec_id", KEY_STR, 0, FIELD(exec_id)},
     {"advanced", "block_size", KEY_INT, -1, FIELD(block_size)},
     {"advanced", "transfer_size", KEY_INT, -1, FIELD(transfer_size)},
     {"advanced", "mpi_tag", KEY_INT, 0, NO_FIELD},
-    {"advanced", "general_tag", KEY_INT, 2612, NO_FIELD},
-    {"advanced", "ckpt_tag", KEY_INT, 711, NO_FIELD},
-    {"advanced", "stage_tag", KEY_INT, 406, NO_FIELD},
-    {"advanced", "final_tag", KEY_INT, 3107, NO_FIELD},
+    {"advanced", "general_tag", KEY_INT, 2612, FIELD(general_tag)},
+    {"advanced", "ckpt_tag", KEY_INT, 711, FIELD(ckpt_tag)},
+    {"advanced", "stage_tag", KEY_INT, 406, FIELD(stage_tag)},
+    {"advanced", "final_tag", KEY_INT, 3107, FIELD(final_tag)},
     {"advanced", "local_test", KEY_INT, -1, FIELD(local_test)},
     {"advanced", "fast_forward", KEY_INT, 1, FIELD(fast_forward)},
-    {"advanced", "gpu_host_bufsize", KEY_LONG, 0, NO_FIELD},
+    {"advanced", "gpu_host_bufsize", KEY_LONG, 0, FIELD(gpu_host_bufsize)},
     {"advanced", "lustre_striping_unit", KEY_INT, 0, NO_FIELD},
     {"advanced", "lustre_striping_factor", KEY_INT, 0, NO_FIELD},
     {"advanced", "lustre_striping_offset", KEY_INT, 0, NO_FIELD},
@@ -284,7 +284,9 @@ static int conf_key(const ini_t *ini, const key_info_t *k, const char *cwd, fti_
         v = conf_boolean(ini, k, e, warn, arg);
     else if (e && k->kind != KEY_STR)
         v = conf_number(ini, k, e, warn, arg, err, &bad);
-    if (field && k->kind != KEY_STR)
+    if (field && k->kind == KEY_STR)
+        snprintf(field, FTI_CONF_STR, "%s", e ? e->value : "");
+    else if (field)
         *(long *)field = v;
     return bad < 0 ? -1 : 0;
 }

@@ -22,6 +22,7 @@
 #include "error.h"
 
 #define FTI_CONF_PATH 4096
+#define FTI_CONF_STR 256 /* FTI's FTI_BUFS */
 
 /* the CKPT=<n> redundancy descriptor of each FTI level (4: 1, flushed) */
 #define FTI_CONF_RD_SINGLE 1
@@ -60,6 +61,12 @@ typedef struct {
      * float or double variable on rank, number times at most, frequency
      * seconds apart */
     long inj_rank, inj_index, inj_position, inj_number, inj_frequency;
+    /* read for FTI_GetConfig only (FTI_CONF_STR bytes at most, cut) */
+    char meta_dir[FTI_CONF_STR], exec_id[FTI_CONF_STR];
+    char h5_dir[FTI_CONF_STR], h5_prefix[FTI_CONF_STR];
+    long h5_enable, h5_keep;
+    long ckpt_tag, stage_tag, final_tag, general_tag;
+    long gpu_host_bufsize;
 } fti_conf_t;
 
 /* receives each warning as one line of text */

@@ -25,6 +25,12 @@ void fti_inject_reset(void)
     inj.last = MPI_Wtime();
 }
 
+void fti_inject_state(int *counter, double *timer)
+{
+    *counter = (int)inj.done;
+    *timer = inj.last;
+}
+
 /* flip bit of the width-byte value at p; -1 when bit is outside it */
 static int flip(void *p, size_t width, long bit)
 {

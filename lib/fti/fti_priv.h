@@ -2,7 +2,8 @@
 /* fti_priv.h - what the parts of libscr's FTI interface share.  fti.c owns
  * the state FTI_Init sets up (the configuration, the protected variables,
  * the checkpoint names of the run); the other parts (fti_icp.c,
- * fti_names.c, fti_inject.c, fti_stage.c, fti_types.c) reach it through these. */
+ * fti_names.c, fti_inject.c, fti_stage.c, fti_types.c, fti_h5.c,
+ * fti_getconf.c) reach it through these. */
 #ifndef SCR_FTI_PRIV_H
 #define SCR_FTI_PRIV_H
 
@@ -10,6 +11,8 @@
 #include <stddef.h>
 
 #include <stdint.h>
+
+#include <mpi.h>
 
 #include "fti.h"
 #include "fti_conf.h"
@@ -51,10 +54,25 @@ void fti_names_free(void);
 
 /* fti_inject.c: FTI_BitFlip counts from here (FTI_Init) */
 void fti_inject_reset(void);
+/* FTI_GetConfig: the flips so far, when the last was (MPI_Wtime) */
+void fti_inject_state(int *counter, double *timer);
 /* fti_stage.c: no stage requests, the directory not made yet */
 void fti_stage_reset(void);
 /* fti_types.c: forget the composite types (FTI_Finalize) */
 void fti_types_free(void);
+/* fti_h5.c: forget the groups and dataset names (FTI_Finalize) */
+void fti_h5_free(void);
+/* fti_getconf.c reads what FTI_Init read: rank 0 reads path (relative
+ * directories from its working directory), every process of comm gets it;
+ * 1, or 0 with one line naming fn */
+int fti_conf_read(const char *fn, const char *path, MPI_Comm comm, fti_conf_t *c);
+/* FTI_GetConfig's view of the run: checkpoints taken per level (1-4),
+ * the last one's id and level, the number of groups */
+void fti_run_state(unsigned *count, int *last_id, int *last_level);
+/* FTI_Init succeeded (no line when not); FTI_Status */
+int fti_initialized(void);
+int fti_recovering(void);
+int fti_h5_groups(void);
 /* 1 if t is a type handle (predefined, FTI_InitType's, a composite) */
 int fti_type_known(fti_id_t t);
 

@@ -14,10 +14,16 @@
 #ifndef SCR_FTI_H
 #define SCR_FTI_H
 
+#include <errno.h>
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* FTI's buffer size for names and paths */
 #define FTI_BUFS 256
@@ -53,6 +59,10 @@
 #define FTI_IO_SIONLIB 1004
 #define FTI_IO_HDF5 1005
 #define FTI_IO_IME 1006
+
+/* FTI's allocation shorthand: FTI programs use it, and the C library
+ * headers above, through fti.h as FTI's own header includes them */
+#define talloc(type, num) (type *)malloc(sizeof(type) * (num))
 
 /* a double and a float seen as bits (FTI's bit-flip injection uses them) */
 typedef union FTIT_double {
@@ -119,7 +129,7 @@ int FTI_Status(void);
 /* a type of size bytes, for FTI_Protect */
 int FTI_InitType(fti_id_t *type, int size);
 
-/* FTI's HDF5 group (its groups are not provided here: pass NULL) */
+/* FTI's HDF5 group (FTI_InitGroup; NULL: the root group "/") */
 typedef struct FTIT_H5Group {
     int id;
     char name[FTI_BUFS];
@@ -127,6 +137,40 @@ typedef struct FTIT_H5Group {
     int childrenNo;
     int childrenID[FTI_BUFS];
 } FTIT_H5Group;
+
+/* HDF5 groups and dataset names (FTI_InitGroup, FTI_DefineDataset,
+ * FTI_SetAttribute): kept as FTI keeps them without HDF5, with its checks;
+ * SCR's checkpoints are binary and hold the bytes.  The global datasets of
+ * FTI's HDF5 mode (FTI_DefineGlobalDataset ... FTI_RecoverDatasetDimension)
+ * fail with FTI_NSCS and one line, as in an FTI built without HDF5. */
+typedef uint64_t FTIT_hsize_t;
+int FTI_InitGroup(FTIT_H5Group *h5group, const char *name, FTIT_H5Group *parent);
+int FTI_RenameGroup(FTIT_H5Group *h5group, const char *name);
+int FTI_DefineDataset(int id, int rank, int *dimLength, const char *name,
+                      FTIT_H5Group *h5group);
+
+/* FTI_SetAttribute's flags, which combine with | */
+typedef int FTIT_attributeFlag;
+enum { FTI_ATTRIBUTE_NULL = 0x0, FTI_ATTRIBUTE_NAME = 0x1, FTI_ATTRIBUTE_DIM = 0x2 };
+typedef struct FTIT_dimension {
+    int ndims;
+    int64_t count[32];
+} FTIT_dimension;
+typedef struct FTIT_attribute {
+    char name[FTI_BUFS];
+    FTIT_dimension dim;
+} FTIT_attribute;
+int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag);
+
+int FTI_DefineGlobalDataset(int id, int rank, FTIT_hsize_t *dimLength, const char *name,
+                            FTIT_H5Group *h5group, fti_id_t tid);
+int FTI_AddSubset(int id, int rank, FTIT_hsize_t *offset, FTIT_hsize_t *count, int did);
+int FTI_UpdateGlobalDataset(int id, int rank, FTIT_hsize_t *dimLength);
+int FTI_UpdateSubset(int id, int rank, FTIT_hsize_t *offset, FTIT_hsize_t *count,
+                     int did);
+int FTI_GetDatasetRank(int did);
+FTIT_hsize_t *FTI_GetDatasetSpan(int did, int rank);
+int FTI_RecoverDatasetDimension(int did);
 
 /* composite types, as FTI 1.6 has them: a type of size bytes whose fields
  * (a scalar, or an array of ndims dimensions) are described for HDF5
@@ -194,6 +238,65 @@ int FTI_FinalizeICP(void);
 int FTI_Snapshot(void);
 /* SCR_Finalize: the last checkpoint reaches glbl_dir if keep_last_ckpt */
 int FTI_Finalize(void);
+
+/* FTI_GetConfig's answer: FTI's structs with the members that have a
+ * meaning here (FTI's internal pointers and head-process state are left
+ * out: a program that reads them does not compile, rather than read
+ * nothing).  configuration.ioMode is -1 when configFile could not be read. */
+typedef struct FTIT_configuration {
+    bool stagingEnabled, dcpFtiff, dcpPosix, keepL4Ckpt, keepHeadsAlive;
+    int dcpMode, dcpBlockSize;
+    char cfgFile[FTI_BUFS];
+    int saveLastCkpt, verbosity;
+    int blockSize, transferSize; /* bytes */
+    int maxVarId;
+    int ckptTag, stageTag, finalTag, generalTag;
+    int test, l3WordSize;
+    int ioMode; /* FTI_IO_POSIX .. FTI_IO_IME, -1: not read */
+    bool h5SingleFileEnable, h5SingleFileKeep, h5SingleFileIsInline;
+    char h5SingleFileDir[FTI_BUFS], h5SingleFilePrefix[FTI_BUFS];
+    char stageDir[FTI_BUFS], localDir[FTI_BUFS], glbalDir[FTI_BUFS], metadDir[FTI_BUFS];
+    size_t cHostBufSize;
+} FTIT_configuration;
+
+typedef struct FTIT_topology {
+    int nbProc, nbNodes, myRank, splitRank, nodeSize, nbHeads, nbApprocs, groupSize;
+    int sectorID, nodeID, groupID, amIaHead, headRank, headRankNode, nodeRank, groupRank;
+    int right, left;
+    int body[FTI_BUFS]; /* the ranks on this node (the first FTI_BUFS) */
+} FTIT_topology;
+
+typedef struct FTIT_checkpoint {
+    char dir[FTI_BUFS], metaDir[FTI_BUFS];
+    bool isDcp, hasCkpt;
+    int isInline, ckptIntv, ckptCnt, ckptDcpIntv, ckptDcpCnt;
+} FTIT_checkpoint;
+
+typedef struct FTIT_injection {
+    int rank, index, position, number, frequency, counter;
+    double timer;
+} FTIT_injection;
+
+typedef struct FTIT_execution {
+    char id[FTI_BUFS];
+    int reco, ckptLvel, ckptIntv, lastCkptLvel;
+    int syncIterMax;
+    unsigned int ckptCnt, ckptId, nbVar;
+    int nbGroup, initSCES;
+    MPI_Comm globalComm;
+} FTIT_execution;
+
+typedef struct {
+    FTIT_configuration configuration;
+    FTIT_execution execution;
+    FTIT_topology topology;
+    FTIT_checkpoint checkpoint[5]; /* [1..4]: the levels */
+    FTIT_injection injection;
+} FTIT_allConfiguration;
+
+/* the configuration in configFile as FTI_Init takes it, the topology of
+ * globalComm (collective over it) and, after FTI_Init, the run's state */
+FTIT_allConfiguration FTI_GetConfig(const char *configFile, MPI_Comm globalComm);
 
 #ifdef __cplusplus
 }

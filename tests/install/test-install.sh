@@ -66,6 +66,12 @@ if command -v mpicc >/dev/null; then
 		sh -c 'OMPI_CC="$2" MPICH_CC="$2" mpicc $3 "$4" -o "$1/heat_fti" -I"$1/include" -L"$5" -lscr' \
 		sh "$dest" "$cc" "$extra" "$(dirname "$0")/../../examples/heat_fti.c" "$libdir"
 fi
+if command -v mpicxx >/dev/null && command -v c++ >/dev/null; then
+	# the C++ compiler and flags the scr.h check above took
+	check "an FTI program in C++ builds unchanged: mpicxx fti_cpp.cpp -lscr" \
+		sh -c 'OMPI_CXX=c++ mpicxx $3 "$4" -o "$1/fti_cpp" -I"$1/include" -L"$2" -lscr' \
+		sh "$dest" "$libdir" "$app_xflags" "$(dirname "$0")/../sim/fti_cpp.cpp"
+fi
 if [ -f "$dest/include/scr.mod" ]; then
 	check "Fortran module installed" test -f "$dest/include/scr.mod"
 	check "and with it SCR v3's scrf.h and scrf.pc" test -f "$dest/include/scrf.h" -a -f "$(dirname "$pc")/scrf.pc"

@@ -20,8 +20,15 @@
 # With HEAT_FTI_F (tests/sim/heat_fti.f90, FTI's Fortran module): a Fortran
 # heat program at level 3 loses node3 after a crash and recovers on the
 # survivors and the spare, every step after it as its own reference run's.
+# With FTI_CPP (tests/sim/fti_cpp.cpp; "-" for none, as for HEAT_FTI_F): an
+# FTI program in C++ checks FTI_GetConfig, groups, dataset names and
+# attributes, then checkpoints at level 2 with differential checkpoints on,
+# crashes, loses node3 and recovers every byte.
 source "$(dirname "$0")/lib.sh"
-heat=$(readlink -f "$1") scr=$(readlink -f "$2") heatf=${3:+$(readlink -f "$3")}
+heat=$(readlink -f "$1") scr=$(readlink -f "$2")
+heatf="" cpp=""
+[ "${3:--}" = - ] || heatf=$(readlink -f "$3")
+[ "${4:--}" = - ] || cpp=$(readlink -f "$4")
 out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
@@ -110,6 +117,51 @@ fortran_part() {
 	check "Fortran: no step before 10 recomputed" test -z "$(steps "$out/f2" 1 9)"
 }
 again_only fortran_part
+
+# FTI's C++ programs: fti_cpp.cpp, level 2 (PARTNER) with enable_dcp
+cpp_part() {
+	if [ -z "$cpp" ]; then
+		echo "# the C++ FTI program: not built (no C++ compiler of the C compiler's kind)"
+		return 0
+	fi
+	sim_setup 5
+	conf cpp.fti enable_dcp=1 ckpt_io=1
+	SIM_JOB_ID=400 check "C++: the reference run, no checkpoints" \
+		sim_run "$out/cref" "$ALL" "$cpp" "$pfs/cpp.fti" 16 2 0
+	local l
+	for l in "getconfig: configuration and topology" "getconfig: left and right" \
+		"getconfig: a missing file gives ioMode -1" \
+		"groups: made, a second child of one name refused, renamed" \
+		"datasets: a shape that fits taken, others refused" \
+		"attributes: set on a protected variable only" \
+		"global datasets: FTI_NSCS, as FTI without HDF5"; do
+		check "C++: $l" has "$out/cref" "^$l ok$"
+	done
+	check "C++: a global dataset call says why it fails" \
+		has "$out/cref" "FTI_DefineGlobalDataset: global datasets are FTI's HDF5 mode"
+	SIM_JOB_ID=401 sim_run "$out/c1" "$ALL" "$cpp" "$pfs/cpp.fti" 16 2 3 11
+	local rc=$?
+	check "C++: the run died after step 11 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+	check "C++: FTI_Checkpoint at level 2 (PARTNER)" has "$out/c1" "dataset 3 \(ckpt3\): .* PARTNER"
+	local f
+	f=$("$simnode" exec "$sim_dir" node1 sh -c \
+		'ls -t $(find /dev/shm -name "scrmem.0.fti" 2>/dev/null) | head -1')
+	"$simnode" exec "$sim_dir" node1 "$scr" print "$f" >"$out/c1.print" 2>&1
+	check "C++: checkpoint 3 is differential (enable_dcp = 1)" \
+		has "$out/c1.print" "differential on dataset"
+	ref=$out/cref check "C++: steps 1-11 as the reference" same_steps "$out/c1" 1 11
+	"$simnode" kill "$sim_dir" node3
+	"$simnode" wipe "$sim_dir" node3
+	SIM_JOB_ID=401 check "C++: node3 lost, the rerun on the survivors and the spare finishes" \
+		sim_run "$out/c2" "$SURV" "$cpp" "$pfs/cpp.fti" 16 2 3
+	check "C++: node3's ranks restored from their partner copies" \
+		has "$out/c2" "restart from cache: dataset 3 \(ckpt3\) ready"
+	check "C++: recovered at step 9, the names found in the checkpoint" \
+		has "$out/c2" "^recovered at step 9$"
+	ref=$out/cref check "C++: steps 10-16, every byte as the reference's" same_steps "$out/c2" 10 16
+	check "C++: no step before 10 recomputed" test -z "$(steps "$out/c2" 1 9)"
+}
+cpp_part
 
 # ---- the reference: no checkpoints at all ----
 sim_setup 5

@@ -293,6 +293,10 @@ int main(void)
            c.enable_dcp == 1 && c.dcp_block_size == 4096 && c.block_size == 512 &&
            c.transfer_size == 16 && c.fast_forward == 5 && c.max_var_id == 100 * 1024,
        "numbers and booleans, FTI's max_var_id by default");
+    ok(is(c.meta_dir, "/home/u/.fti") && is(c.exec_id, "2024-01-01_00-00-00") &&
+           c.ckpt_tag == 711 && c.stage_tag == 406 && c.final_tag == 3107 &&
+           c.general_tag == 2612 && c.h5_enable == 0 && c.h5_dir[0] == '\0',
+       "what FTI_GetConfig reports: meta_dir and exec_id as written, FTI's MPI tags");
     snprintf(want, sizeof(want), "%s:17: unknown key 'wibble' in [basic]; ignored", path);
     ok(has(warnings, want), "an unknown key is warned with file:line");
     snprintf(want, sizeof(want), "%s:7: [basic] ckpt_l1 is given again on line 18", path);
@@ -323,6 +327,19 @@ int main(void)
                     "SCR_FILE_BUF_SIZE=16777216\n"),
        "the SCR settings of a full configuration");
 
+    {
+        char text[1024], id[300];
+        memset(id, 'x', sizeof(id) - 1);
+        id[sizeof(id) - 1] = '\0';
+        snprintf(text, sizeof(text),
+                 "[basic]\nverbosity = 2\n[restart]\nexec_id = %s\n[advanced]\n"
+                 "block_size = 1024\nlocal_test = 0\nckpt_tag = 99\n",
+                 id);
+        ok(load(text, &c, &err) == 0 && c.ckpt_tag == 99 &&
+               strlen(c.exec_id) == FTI_CONF_STR - 1 && c.meta_dir[0] == '\0',
+           "a tag as given; a string past FTI's 256 bytes is cut; one not given is "
+           "empty");
+    }
     ok(load("[basic]\nverbosity = 2\n[advanced]\nblock_size = 1024\nlocal_test = 0\n", &c,
             &err) == 0,
        "the keys FTI 1.6 needs are enough");

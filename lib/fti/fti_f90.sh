@@ -149,13 +149,16 @@ module FTI
 
   integer, parameter, public :: FTI_SCES = 0
   integer, parameter, public :: FTI_NSCS = -1
+  integer, parameter, public :: FTI_ATTRIBUTE_NAME = 1
+  integer, parameter, public :: FTI_ATTRIBUTE_DIM = 2
 
 EOF
 	each_type handle
 	cat <<'EOF'
 
   public :: FTI_Init, FTI_Status, FTI_InitType, FTI_Protect, FTI_Checkpoint, &
-    FTI_Recover, FTI_Snapshot, FTI_Finalize, FTI_GetStoredSize, FTI_Realloc
+    FTI_Recover, FTI_Snapshot, FTI_Finalize, FTI_GetStoredSize, FTI_Realloc, &
+    FTI_SetAttribute
 
   interface
     integer(c_int) function c_init(file, comm) bind(C, name="scr_fti_init_f")
@@ -200,7 +203,24 @@ EOF
     integer(c_int) function c_finalize() bind(C, name="FTI_Finalize")
       import :: c_int
     end function
+    integer(c_int) function c_attr_name(id, name, flag) bind(C, name="scr_fti_attr_name_f")
+      import :: c_int, c_char
+      integer(c_int), value :: id, flag
+      character(kind=c_char), dimension(*), intent(in) :: name
+    end function
+    integer(c_int) function c_attr_dim(id, ndims, dims, flag) &
+        bind(C, name="scr_fti_attr_dim_f")
+      import :: c_int, c_int64_t
+      integer(c_int), value :: id, ndims, flag
+      integer(c_int64_t), dimension(*), intent(in) :: dims
+    end function
   end interface
+
+  ! a variable's name or its dimensions, as FTI's module takes them
+  interface FTI_SetAttribute
+    module procedure FTI_SetAttribute_string, FTI_SetAttribute_long_array, &
+      FTI_SetAttribute_int_array
+  end interface FTI_SetAttribute
 
   interface FTI_Protect
     module procedure FTI_Protect_Ptr
@@ -298,6 +318,31 @@ EOF
   subroutine FTI_Finalize(err)
     integer, intent(out) :: err
     err = int(c_finalize())
+  end subroutine
+
+  subroutine FTI_SetAttribute_string(id_F, attribute, flag, err)
+    integer, intent(in) :: id_F, flag
+    character(len=*), intent(in) :: attribute
+    integer, intent(out) :: err
+    err = int(c_attr_name(int(id_F, c_int), trim(attribute) // c_null_char, int(flag, c_int)))
+  end subroutine
+
+  subroutine FTI_SetAttribute_long_array(id_F, attribute, flag, err)
+    integer, intent(in) :: id_F, flag
+    integer(c_int64_t), dimension(:), intent(in) :: attribute
+    integer, intent(out) :: err
+    integer(c_int64_t) :: dims(max(size(attribute), 1))
+    dims = 0
+    dims(1:size(attribute)) = attribute
+    err = int(c_attr_dim(int(id_F, c_int), int(size(attribute), c_int), dims, &
+      int(flag, c_int)))
+  end subroutine
+
+  subroutine FTI_SetAttribute_int_array(id_F, attribute, flag, err)
+    integer, intent(in) :: id_F, flag
+    integer, dimension(:), intent(in) :: attribute
+    integer, intent(out) :: err
+    call FTI_SetAttribute_long_array(id_F, int(attribute, c_int64_t), flag, err)
   end subroutine
 EOF
 	each_rank protect

@@ -65,6 +65,12 @@ program heat_fti_f
   call must(err, 'FTI_Protect of the step')
   call FTI_Protect(1, g, err)
   call must(err, 'FTI_Protect of the plate')
+  call FTI_SetAttribute(1, 'temperature_field', FTI_ATTRIBUTE_NAME, err)
+  call must(err, 'FTI_SetAttribute of the plate''s name')
+  call FTI_SetAttribute(1, int(shape(g), 8), FTI_ATTRIBUTE_DIM, err)
+  call must(err, 'FTI_SetAttribute of the plate''s dimensions')
+  call FTI_SetAttribute(1, [2, -1], FTI_ATTRIBUTE_DIM, err)
+  if (rank == 0 .and. err == FTI_NSCS) print '(a)', 'attributes set, a negative dimension refused'
   call FTI_Protect(2, record, err)
   call must(err, 'FTI_Protect of the record')
   call FTI_Protect(3, c_loc(marks), size(marks), FTI_REAL4, err)

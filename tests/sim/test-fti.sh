@@ -99,6 +99,8 @@ fortran_part() {
 	SIM_JOB_ID=300 check "Fortran: the reference run, no checkpoints" \
 		sim_run "$out/fref" "$ALL" "$heatf" "$pfs/ff.fti" 20 3 0
 	check "Fortran: 20 steps" test "$(steps "$out/fref" 1 20 | wc -l)" -eq 20
+	check "Fortran: FTI_SetAttribute of a name and of dimensions, a negative one refused" \
+		has "$out/fref" "^attributes set, a negative dimension refused$"
 	check "Fortran: a strided section is refused with its variable named" \
 		has "$out/fref" "FTI_Protect: variable 9 is not contiguous in memory"
 	SIM_JOB_ID=301 sim_run "$out/f1" "$ALL" "$heatf" "$pfs/ff.fti" 20 3 3 11

@@ -242,13 +242,14 @@ int FTI_Protect(int id, void *ptr, int64_t count, fti_id_t tid)
     if (!fti_ready("FTI_Protect"))
         return FTI_NSCS;
     size_t size = fti_type_size(tid);
-    if (id > fti.conf.max_var_id || size == 0 || id == FTI_NAMES_ID || id < 0) {
+    int meta = id == FTI_NAMES_ID || id == FTI_TYPES_ID;
+    if (id > fti.conf.max_var_id || size == 0 || meta || id < 0) {
         if (size == 0)
             log_err("FTI_Protect: variable %d: %d is not a type handle", id, tid);
-        else if (id == FTI_NAMES_ID || id < 0)
+        else if (meta || id < 0)
             log_err("FTI_Protect: variable id %d is not one FTI_Protect takes (0 to "
-                    "INT_MAX - 1: SCR keeps the names of FTI_setIDFromString under "
-                    "INT_MAX)",
+                    "INT_MAX - 2: SCR keeps the names of FTI_setIDFromString under "
+                    "INT_MAX and the composite types under INT_MAX - 1)",
                     id);
         else
             log_err("FTI_Protect: variable id %d is over [basic] max_var_id = %ld", id,
@@ -362,7 +363,7 @@ int fti_ckpt_prepare(const char *fn, int id, int level, char *name, size_t len,
         log_err("%s: out of memory", fn);
         return -1;
     }
-    if (fti_names_protect() < 0)
+    if (fti_names_protect() < 0 || fti_types_protect() < 0)
         return -1;
     *o = (mem_opts_t){.rd_index = rd_of_level[lvl], .flush = lvl == FTI_L4};
     return lvl;
@@ -466,6 +467,7 @@ int FTI_Recover(void)
         return FTI_NREC;
     }
     fti_names_unprotect(); /* read at FTI_Init; the program may have named more */
+    fti_types_unprotect(); /* for `scr print`; the program made its types again */
     if (SCR_Recover() != SCR_SUCCESS)
         return FTI_NREC;
     fti.reco = 0;

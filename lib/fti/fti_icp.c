@@ -113,6 +113,10 @@ int FTI_FinalizeICP(void)
         log_err(
             "FTI_FinalizeICP: checkpoint %d: variable %d was not added (FTI_AddVarICP)",
             icp.id, missing);
+    /* the names and types go in as in FTI_Checkpoint's checkpoints */
+    if (!icp.failed && missing < 0 &&
+        (fti_names_add_icp() < 0 || fti_types_add_icp() < 0))
+        icp.failed = 1;
     int mine = !icp.failed && missing < 0, all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, FTI_COMM_WORLD);
     int rc = FTI_NSCS;

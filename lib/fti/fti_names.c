@@ -121,6 +121,13 @@ int fti_names_protect(void)
     return SCR_Protect(FTI_NAMES_ID, vn.buf, (int64_t)vn.len, 1) == SCR_SUCCESS ? 0 : -1;
 }
 
+int fti_names_add_icp(void)
+{
+    if (vn.n == 0)
+        return 0;
+    return SCR_Checkpoint_add(FTI_NAMES_ID) == SCR_SUCCESS ? 0 : -1;
+}
+
 void fti_names_unprotect(void)
 {
     if (vn.n > 0)

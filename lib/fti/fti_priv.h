@@ -52,6 +52,18 @@ void fti_names_unprotect(void);
 void fti_names_load(void);
 void fti_names_free(void);
 
+/* fti_types.c: the description of the composite types (text), as
+ * variable FTI_TYPES_ID, which FTI_Protect refuses too */
+#define FTI_TYPES_ID (INT_MAX - 1)
+/* before a checkpoint; 0 or -1 */
+int fti_types_protect(void);
+/* before the program's variables are recovered */
+void fti_types_unprotect(void);
+/* FTI_FinalizeICP: the names and the types into the checkpoint, when
+ * there are any; 0 or -1 */
+int fti_names_add_icp(void);
+int fti_types_add_icp(void);
+
 /* fti_inject.c: FTI_BitFlip counts from here (FTI_Init) */
 void fti_inject_reset(void);
 /* FTI_GetConfig: the flips so far, when the last was (MPI_Wtime) */

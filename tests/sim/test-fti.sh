@@ -151,6 +151,17 @@ cpp_part() {
 	"$simnode" exec "$sim_dir" node1 "$scr" print "$f" >"$out/c1.print" 2>&1
 	check "C++: checkpoint 3 is differential (enable_dcp = 1)" \
 		has "$out/c1.print" "differential on dataset"
+	# checkpoint 1, the full one the others build on: what FTI's calls named
+	f=$("$simnode" exec "$sim_dir" node1 sh -c \
+		'ls -tr $(find /dev/shm -name "scrmem.0.fti" 2>/dev/null) | head -1')
+	"$simnode" exec "$sim_dir" node1 "$scr" print "$f" >"$out/c1.full" 2>&1
+	check "C++: scr print shows the names of FTI_setIDFromString" \
+		has "$out/c1.full" "^FTI variable names: step=0 field=1 particles=2$"
+	check "C++: scr print shows the composite type with its fields" \
+		sh -c 'grep -A4 "^type 11 Particle 32 bytes$" "$1" | tr "\n" "|" |
+			grep -q "|  x double at 0|  y double at 8|  z double at 16|  id int at 24|"' \
+			sh "$out/c1.full"
+	check "C++: and which variable is of it" has "$out/c1.full" "^variable 2: 16 of type 11$"
 	ref=$out/cref check "C++: steps 1-11 as the reference" same_steps "$out/c1" 1 11
 	"$simnode" kill "$sim_dir" node3
 	"$simnode" wipe "$sim_dir" node3

@@ -302,9 +302,12 @@ static int stage_one(const char *local)
     snprintf(remote, sizeof(remote), "%s/note.%d", app.stage, app.rank);
     if (!write_note(local))
         return 0;
-    int id = FTI_SendFile(local, remote);
-    int ok = id >= 0 && FTI_GetStageStatus(id) == FTI_SI_SCES &&
-             FTI_GetStageStatus(id) == FTI_SI_NINI && access(local, F_OK) != 0;
+    int id = FTI_SendFile(local, remote), s = FTI_SI_FAIL;
+    /* the copy runs in the background: pending, active, then done */
+    while (id >= 0 && ((s = FTI_GetStageStatus(id)) == FTI_SI_PEND || s == FTI_SI_ACTV))
+        usleep(1000);
+    int ok = id >= 0 && s == FTI_SI_SCES && FTI_GetStageStatus(id) == FTI_SI_NINI &&
+             access(local, F_OK) != 0;
     /* the local file is gone now; and no directory "none" */
     ok = ok && FTI_SendFile(local, remote) == FTI_NSCS;
     snprintf(remote, sizeof(remote), "%s/none/note.%d", app.stage, app.rank);
@@ -326,6 +329,26 @@ static void stage_out(void)
     int ok = stage_one(local), all = 0;
     MPI_Reduce(&ok, &all, 1, MPI_INT, MPI_SUM, 0, FTI_COMM_WORLD);
     say("stage: %d of %d processes sent their file\n", all, app.ranks);
+    /* one more, left to FTI_Finalize to wait for (stage_last checks it) */
+    char remote[4200];
+    snprintf(local + n, sizeof(local) - n, "/last.%d", app.rank);
+    snprintf(remote, sizeof(remote), "%s/last.%d", app.stage, app.rank);
+    if (!write_note(local) || FTI_SendFile(local, remote) < 0)
+        say("stage: a last file could not be queued\n");
+}
+
+/* after FTI_Finalize: the last files are whole on the prefix */
+static void stage_last(void)
+{
+    char remote[4200], line[64] = "", want[64];
+    snprintf(remote, sizeof(remote), "%s/last.%d", app.stage, app.rank);
+    snprintf(want, sizeof(want), "rank %d\n", app.rank);
+    FILE *f = fopen(remote, "r");
+    int ok = f && fgets(line, sizeof(line), f) && strcmp(line, want) == 0, all = 0;
+    if (f)
+        fclose(f);
+    MPI_Reduce(&ok, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    say("stage: %d of %d files queued before FTI_Finalize arrived\n", all, app.ranks);
 }
 
 /* progress_t as a composite type; FTI's checks on fields hold */
@@ -456,6 +479,8 @@ int main(int argc, char **argv)
     free(sums);
     if ((rc = FTI_Finalize()) != FTI_SCES)
         fail_all("FTI_Finalize", rc);
+    if (app.stage)
+        stage_last();
     MPI_Finalize();
     return 0;
 }

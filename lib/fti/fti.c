@@ -593,6 +593,7 @@ int FTI_Finalize(void)
 {
     if (!fti_ready("FTI_Finalize"))
         return FTI_NSCS;
+    fti_stage_finish();
     if (!fti.conf.keep_last_ckpt)
         fti_clean();
     int rc = SCR_Finalize();

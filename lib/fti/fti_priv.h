@@ -70,6 +70,8 @@ void fti_inject_reset(void);
 void fti_inject_state(int *counter, double *timer);
 /* fti_stage.c: no stage requests, the directory not made yet */
 void fti_stage_reset(void);
+/* FTI_Finalize: every queued file copied (or failed), the thread gone */
+void fti_stage_finish(void);
 /* fti_types.c: forget the composite types (FTI_Finalize) */
 void fti_types_free(void);
 /* fti_h5.c: forget the groups and dataset names (FTI_Finalize) */

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fti_stage.c - FTI's staging as FTI 1.6 does it without head processes:
- * FTI_GetStageDir names a node-local directory (stage/ in the job's cache
- * directory, which goes with the cache), FTI_SendFile copies a file from
- * there (or anywhere) to a path on the parallel file system before it
- * returns, then removes the local file, and FTI_GetStageStatus gives a
- * request's outcome once (FTI_SI_SCES or FTI_SI_FAIL; FTI_SI_NINI after).
- * All three need [basic] enable_staging = 1. */
+/* fti_stage.c - FTI's staging: FTI_GetStageDir names a node-local
+ * directory (stage/ in the job's cache directory, which goes with the
+ * cache); FTI_SendFile checks the request as FTI does (a regular file, the
+ * destination's directory there) and queues it, and a thread of this
+ * process copies the file to the parallel file system in transfer_size
+ * blocks with the flush's copy (io_copy_file: never through a symbolic
+ * link, fsynced), then removes the local file, while the program goes on.
+ * FTI_GetStageStatus gives FTI_SI_PEND, then FTI_SI_ACTV, and the outcome
+ * once (FTI_SI_SCES or FTI_SI_FAIL, a failure also one line naming the
+ * files); FTI_SI_NINI after.  FTI does this in its head processes; SCR has
+ * none, so each process has its thread.  FTI_Finalize waits for the queue.
+ * All three calls need [basic] enable_staging = 1. */
 #include <errno.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,10 +28,21 @@
 /* FTI's request ids: the lowest free slot */
 #define STAGE_MAX 1024
 
+typedef struct request {
+    int id;
+    char *lpath, *rpath;
+    struct request *next;
+} request_t;
+
 static struct {
+    pthread_mutex_t lock; /* guards status and the queue */
+    pthread_cond_t wake;
     unsigned char status[STAGE_MAX]; /* FTI_SI_*; NINI: free */
+    request_t *head, *tail;
+    pthread_t thread;
+    int running, stop;
     char dir[SCR_PATH_MAX];
-} stage;
+} stage = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
 
 static int stage_enabled(const char *fn)
 {
@@ -84,6 +101,92 @@ static const char *stage_refusal(const char *lpath, const char *rpath, char *why
     return why[0] ? why : NULL;
 }
 
+static void stage_set(int id, int status)
+{
+    pthread_mutex_lock(&stage.lock);
+    stage.status[id] = (unsigned char)status;
+    pthread_mutex_unlock(&stage.lock);
+}
+
+/* copy one request, then remove the local file */
+static void stage_copy(const request_t *r)
+{
+    scr_error_t err = {""};
+    io_copy_t o = {.bufsize = (size_t)fti_config()->transfer_size << 20, .serial = 1};
+    errno = 0;
+    int ok = io_copy_file(r->lpath, r->rpath, &o, NULL, &err) >= 0;
+    if (ok && unlink(r->lpath) < 0)
+        snprintf(err.text, sizeof(err.text), "%s: %s", r->lpath, strerror(errno)), ok = 0;
+    if (!ok)
+        log_err("FTI_SendFile: request %d, %s to %s: %s", r->id, r->lpath, r->rpath,
+                err.text[0] ? err.text : strerror(errno));
+    stage_set(r->id, ok ? FTI_SI_SCES : FTI_SI_FAIL);
+}
+
+/* the thread: the queue in order until it is empty and FTI_Finalize came */
+static void *stage_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&stage.lock);
+    for (;;) {
+        while (!stage.head && !stage.stop)
+            pthread_cond_wait(&stage.wake, &stage.lock);
+        request_t *r = stage.head;
+        if (!r)
+            break;
+        stage.head = r->next;
+        if (!stage.head)
+            stage.tail = NULL;
+        stage.status[r->id] = FTI_SI_ACTV;
+        pthread_mutex_unlock(&stage.lock);
+        stage_copy(r);
+        free(r->lpath);
+        free(r->rpath);
+        free(r);
+        pthread_mutex_lock(&stage.lock);
+    }
+    pthread_mutex_unlock(&stage.lock);
+    return NULL;
+}
+
+/* queue request id (the thread started on first use); -1 with a line */
+static int stage_queue(int id, const char *lpath, const char *rpath)
+{
+    request_t *r = calloc(1, sizeof(*r));
+    if (r) {
+        r->id = id;
+        r->lpath = strdup(lpath);
+        r->rpath = strdup(rpath);
+    }
+    if (!r || !r->lpath || !r->rpath) {
+        if (r)
+            free(r->lpath), free(r->rpath), free(r);
+        log_err("FTI_SendFile: out of memory");
+        return -1;
+    }
+    pthread_mutex_lock(&stage.lock);
+    int rc = 0;
+    if (!stage.running &&
+        (rc = pthread_create(&stage.thread, NULL, stage_main, NULL)) == 0)
+        stage.running = 1;
+    if (rc == 0) {
+        stage.status[id] = FTI_SI_PEND;
+        if (stage.tail)
+            stage.tail->next = r;
+        else
+            stage.head = r;
+        stage.tail = r;
+        pthread_cond_signal(&stage.wake);
+    }
+    pthread_mutex_unlock(&stage.lock);
+    if (rc != 0) {
+        log_err("FTI_SendFile: no thread to copy with: %s", strerror(rc));
+        free(r->lpath), free(r->rpath), free(r);
+        return -1;
+    }
+    return 0;
+}
+
 int FTI_SendFile(const char *lpath, const char *rpath)
 {
     if (!stage_enabled("FTI_SendFile"))
@@ -92,26 +195,25 @@ int FTI_SendFile(const char *lpath, const char *rpath)
         log_err("FTI_SendFile: NULL %s path", !lpath ? "local" : "remote");
         return FTI_NSCS;
     }
+    pthread_mutex_lock(&stage.lock);
     int id = 0;
     while (id < STAGE_MAX && stage.status[id] != FTI_SI_NINI)
         id++;
+    if (id < STAGE_MAX)
+        stage.status[id] = FTI_SI_PEND; /* taken */
+    pthread_mutex_unlock(&stage.lock);
     if (id == STAGE_MAX) {
         log_err("FTI_SendFile: %d requests wait for FTI_GetStageStatus", STAGE_MAX);
         return FTI_NSCS;
     }
     char why[SCR_PATH_MAX + 128] = "";
-    scr_error_t err = {""};
-    io_copy_t o = {.bufsize = (size_t)fti_config()->transfer_size << 20, .serial = 1};
-    errno = 0;
     if (stage_refusal(lpath, rpath, why, sizeof(why)) ||
-        io_copy_file(lpath, rpath, &o, NULL, &err) < 0 || unlink(lpath) < 0) {
-        log_err("FTI_SendFile: %s to %s: %s", lpath, rpath,
-                why[0]        ? why
-                : err.text[0] ? err.text
-                              : strerror(errno));
+        stage_queue(id, lpath, rpath) < 0) {
+        if (why[0])
+            log_err("FTI_SendFile: %s to %s: %s", lpath, rpath, why);
+        stage_set(id, FTI_SI_NINI);
         return FTI_NSCS;
     }
-    stage.status[id] = FTI_SI_SCES;
     return id;
 }
 
@@ -121,12 +223,31 @@ int FTI_GetStageStatus(int ID)
         return FTI_NSCS;
     if (ID < 0 || ID >= STAGE_MAX)
         return FTI_NSCS;
+    pthread_mutex_lock(&stage.lock);
     int s = stage.status[ID];
-    stage.status[ID] = FTI_SI_NINI; /* told once, as in FTI */
+    if (s == FTI_SI_SCES || s == FTI_SI_FAIL)
+        stage.status[ID] = FTI_SI_NINI; /* the outcome is told once, as in FTI */
+    pthread_mutex_unlock(&stage.lock);
     return s;
+}
+
+void fti_stage_finish(void)
+{
+    pthread_mutex_lock(&stage.lock);
+    int running = stage.running;
+    stage.stop = 1;
+    pthread_cond_signal(&stage.wake);
+    pthread_mutex_unlock(&stage.lock);
+    if (running)
+        pthread_join(stage.thread, NULL);
+    stage.running = 0;
 }
 
 void fti_stage_reset(void)
 {
-    memset(&stage, 0, sizeof(stage));
+    pthread_mutex_lock(&stage.lock);
+    memset(stage.status, 0, sizeof(stage.status));
+    stage.dir[0] = '\0';
+    stage.stop = 0;
+    pthread_mutex_unlock(&stage.lock);
 }

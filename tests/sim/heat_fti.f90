@@ -109,7 +109,12 @@ program heat_fti_f
           ' at step ', step
       end if
     end if
-    if (step == die_at) st = c_raise(9_c_int)
+    if (step == die_at) then
+      ! rank 0's lines out first: the crash must not eat the last step's
+      flush(6)
+      call MPI_Barrier(comm, err)
+      st = c_raise(9_c_int)
+    end if
   end do
 
   call FTI_Finalize(err)

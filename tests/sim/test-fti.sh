@@ -280,8 +280,10 @@ check "bitflip: it says so in one line" \
 	has "$out/warn" "FTI_BitFlip: variable 1, element 330, bit 62: 0 => 2$"
 check "bitflip: step 1 as the reference" same_steps "$out/warn" 1 1
 check "bitflip: step 2 is not: the flip reached the plate" not_same_steps "$out/warn" 2 2
-check "staging: every process sent its file from the stage directory (FTI_SendFile), its status FTI_SI_SCES once, a missing file or directory failed" \
+check "staging: every process sent its file from the stage directory (FTI_SendFile), its status pending or active until FTI_SI_SCES, once; a missing file or directory failed" \
 	has "$out/warn" "^stage: 8 of 8 processes sent their file$"
+check "staging: FTI_Finalize waited for the files still queued" \
+	has "$out/warn" "^stage: 8 of 8 files queued before FTI_Finalize arrived$"
 check "staging: the 8 files are in the destination, each with its rank" \
 	sh -c 'for r in 0 1 2 3 4 5 6 7; do grep -qx "rank $r" "$1/note.$r" || exit 1; done' sh "$pfs/staged"
 check "config: the unknown key is warned once, with file:line" \

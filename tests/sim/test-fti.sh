@@ -86,6 +86,26 @@ lines() { # lines FILE PATTERN COUNT: COUNT lines match
 	[ "$n" -eq "$3" ] || { echo "--- $1: $n lines match /$2/, want $3"; return 1; }
 }
 
+# crash_run WHAT OUT JOB CMD...: CMD on every node dies after its step 11
+crash_run() {
+	local what=$1 o=$2 job=$3 rc
+	shift 3
+	SIM_JOB_ID=$job sim_run "$o" "$ALL" "$@"
+	rc=$?
+	check "$what: the run died after step 11 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+}
+
+# lost_rerun WHAT OUT JOB CMD...: node3 dies with its storage; CMD again on
+# the survivors and the spare
+lost_rerun() {
+	local what=$1 o=$2 job=$3
+	shift 3
+	"$simnode" kill "$sim_dir" node3
+	"$simnode" wipe "$sim_dir" node3
+	SIM_JOB_ID=$job check "$what: node3 lost, the rerun on the survivors and the spare finishes" \
+		sim_run "$o" "$SURV" "$@"
+}
+
 # FTI's Fortran module (use FTI): the module is gfortran's code, never
 # sanitized, and what it calls the C levels below take; so the sanitized
 # build leaves this part to the release build (tests/sim/lib.sh: again)
@@ -103,15 +123,10 @@ fortran_part() {
 		has "$out/fref" "^attributes set, a negative dimension refused$"
 	check "Fortran: a strided section is refused with its variable named" \
 		has "$out/fref" "FTI_Protect: variable 9 is not contiguous in memory"
-	SIM_JOB_ID=301 sim_run "$out/f1" "$ALL" "$heatf" "$pfs/ff.fti" 20 3 3 11
-	local rc=$?
-	check "Fortran: the run died after step 11 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+	crash_run Fortran "$out/f1" 301 "$heatf" "$pfs/ff.fti" 20 3 3 11
 	check "Fortran: FTI_Checkpoint at level 3 (RS)" has "$out/f1" "dataset 3 \(ckpt3\): .* RS"
 	ref=$out/fref check "Fortran: steps 1-11 as its reference" same_steps "$out/f1" 1 11
-	"$simnode" kill "$sim_dir" node3
-	"$simnode" wipe "$sim_dir" node3
-	SIM_JOB_ID=301 check "Fortran: node3 lost, the rerun on the survivors and the spare finishes" \
-		sim_run "$out/f2" "$SURV" "$heatf" "$pfs/ff.fti" 20 3 3
+	lost_rerun Fortran "$out/f2" 301 "$heatf" "$pfs/ff.fti" 20 3 3
 	check "Fortran: node3's ranks rebuilt from RS" has "$out/f2" "dataset 3 \(ckpt3\) ready, 2 ranks rebuilt"
 	check "Fortran: FTI_Status, FTI_GetStoredSize and FTI_Recover of every type" \
 		has "$out/f2" "^recovered at step 9 \(plate: 9216 bytes per rank\)$"
@@ -141,9 +156,7 @@ cpp_part() {
 	done
 	check "C++: a global dataset call says why it fails" \
 		has "$out/cref" "FTI_DefineGlobalDataset: global datasets are FTI's HDF5 mode"
-	SIM_JOB_ID=401 sim_run "$out/c1" "$ALL" "$cpp" "$pfs/cpp.fti" 16 2 3 11
-	local rc=$?
-	check "C++: the run died after step 11 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+	crash_run C++ "$out/c1" 401 "$cpp" "$pfs/cpp.fti" 16 2 3 11
 	check "C++: FTI_Checkpoint at level 2 (PARTNER)" has "$out/c1" "dataset 3 \(ckpt3\): .* PARTNER"
 	local f
 	f=$("$simnode" exec "$sim_dir" node1 sh -c \
@@ -163,10 +176,7 @@ cpp_part() {
 			sh "$out/c1.full"
 	check "C++: and which variable is of it" has "$out/c1.full" "^variable 2: 16 of type 11$"
 	ref=$out/cref check "C++: steps 1-11 as the reference" same_steps "$out/c1" 1 11
-	"$simnode" kill "$sim_dir" node3
-	"$simnode" wipe "$sim_dir" node3
-	SIM_JOB_ID=401 check "C++: node3 lost, the rerun on the survivors and the spare finishes" \
-		sim_run "$out/c2" "$SURV" "$cpp" "$pfs/cpp.fti" 16 2 3
+	lost_rerun C++ "$out/c2" 401 "$cpp" "$pfs/cpp.fti" 16 2 3
 	check "C++: node3's ranks restored from their partner copies" \
 		has "$out/c2" "restart from cache: dataset 3 \(ckpt3\) ready"
 	check "C++: recovered at step 9, the names found in the checkpoint" \

@@ -416,6 +416,30 @@ const fti_conf_t *fti_config(void)
     return &fti.conf;
 }
 
+void fti_exec_fill(FTIT_execution *e)
+{
+    const fti_snap_t *sn = &fti.snap;
+    int64_t bytes = 0;
+    unsigned stored = 0;
+    for (int i = 0; i < fti.nvars; i++) {
+        bytes += fti.vars[i].count * (int64_t)fti_type_size(fti.vars[i].type);
+        stored += fti.vars[i].stored >= 0;
+    }
+    e->ckptSize = bytes > INT32_MAX ? INT32_MAX : (int32_t)bytes;
+    e->nbVarStored = stored;
+    e->nbType = (unsigned)(FTI_NBASIC + fti.nuser);
+    e->basicTypesNum = FTI_NBASIC;
+    e->meanIterTime = e->globMeanIter = sn->mean;
+    e->lastIterTime = sn->calls > 0 ? sn->mean : 0;
+    e->iterTime = sn->last;
+    e->totalIterTime = sn->busy;
+    e->syncIter = (unsigned)sn->sync_every;
+    e->minuteCnt = (unsigned)sn->minutes;
+    e->ckptIcnt = (unsigned)sn->calls;
+    e->ckptNext = (unsigned)sn->next_tick;
+    e->ckptLast = (unsigned)sn->last_tick;
+}
+
 int fti_initialized(void)
 {
     return fti.initialized;

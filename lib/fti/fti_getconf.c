@@ -55,6 +55,7 @@ static void conf_fill(FTIT_configuration *o, const fti_conf_t *c, const char *pa
     snprintf(o->glbalDir, FTI_BUFS, "%.*s", FTI_BUFS - 1, c->glbl_dir);
     snprintf(o->metadDir, FTI_BUFS, "%s", c->meta_dir);
     o->cHostBufSize = (size_t)c->gpu_host_bufsize;
+    snprintf(o->suffix, sizeof(o->suffix), "fti");
     if (fti_initialized() && c->enable_staging)
         FTI_GetStageDir(o->stageDir, FTI_BUFS);
 }
@@ -125,7 +126,7 @@ static void levels_fill(FTIT_allConfiguration *a, const fti_conf_t *c)
         k->isInline = l == 1 ? 1 : (int)c->inline_l[l];
         k->ckptCnt = (int)taken[l];
         k->hasCkpt = taken[l] > 0;
-        k->isDcp = l == 4 && c->enable_dcp;
+        k->isDcp = k->hasDcp = l == 4 && c->enable_dcp;
         k->ckptDcpIntv = l == 4 ? (int)c->dcp_l4 : 0;
     }
     FTIT_execution *e = &a->execution;
@@ -138,7 +139,11 @@ static void levels_fill(FTIT_allConfiguration *a, const fti_conf_t *c)
     e->nbVar = e->initSCES ? (unsigned)fti_var_count() : 0;
     e->nbGroup = e->initSCES ? fti_h5_groups() : 0;
     e->syncIterMax = (int)c->max_sync_intv;
+    e->hasCkpt = e->ckptCnt > 0;
     e->globalComm = e->initSCES ? FTI_COMM_WORLD : MPI_COMM_NULL;
+    e->groupComm = e->nodeComm = MPI_COMM_NULL;
+    if (e->initSCES)
+        fti_exec_fill(e);
 }
 
 FTIT_allConfiguration FTI_GetConfig(const char *configFile, MPI_Comm globalComm)

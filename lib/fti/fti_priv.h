@@ -83,6 +83,9 @@ int fti_conf_read(const char *fn, const char *path, MPI_Comm comm, fti_conf_t *c
 /* FTI_GetConfig's view of the run: checkpoints taken per level (1-4),
  * the last one's id and level, the number of groups */
 void fti_run_state(unsigned *count, int *last_id, int *last_level);
+/* FTI_GetConfig: what fti.c knows of the run in FTI's execution struct
+ * (sizes, counts, FTI_Snapshot's clock) */
+void fti_exec_fill(FTIT_execution *e);
 /* FTI_Init succeeded (no line when not); FTI_Status */
 int fti_initialized(void);
 int fti_recovering(void);

@@ -256,7 +256,9 @@ typedef struct FTIT_configuration {
     bool h5SingleFileEnable, h5SingleFileKeep, h5SingleFileIsInline;
     char h5SingleFileDir[FTI_BUFS], h5SingleFilePrefix[FTI_BUFS];
     char stageDir[FTI_BUFS], localDir[FTI_BUFS], glbalDir[FTI_BUFS], metadDir[FTI_BUFS];
+    char lTmpDir[FTI_BUFS], gTmpDir[FTI_BUFS], mTmpDir[FTI_BUFS]; /* empty here */
     size_t cHostBufSize;
+    char suffix[4]; /* of the checkpoint files: "fti" */
 } FTIT_configuration;
 
 typedef struct FTIT_topology {
@@ -267,9 +269,11 @@ typedef struct FTIT_topology {
 } FTIT_topology;
 
 typedef struct FTIT_checkpoint {
-    char dir[FTI_BUFS], metaDir[FTI_BUFS];
-    bool isDcp, hasCkpt;
+    char dir[FTI_BUFS], L4Replica[FTI_BUFS], dcpDir[FTI_BUFS], archDir[FTI_BUFS];
+    char archMeta[FTI_BUFS], metaDir[FTI_BUFS], dcpName[FTI_BUFS];
+    bool isDcp, recoIsDcp, hasDcp, hasCkpt;
     int isInline, ckptIntv, ckptCnt, ckptDcpIntv, ckptDcpCnt;
+    bool localReplica;
 } FTIT_checkpoint;
 
 typedef struct FTIT_injection {
@@ -279,11 +283,20 @@ typedef struct FTIT_injection {
 
 typedef struct FTIT_execution {
     char id[FTI_BUFS];
-    int reco, ckptLvel, ckptIntv, lastCkptLvel;
+    int reco, ckptLvel, ckptIntv, lastCkptLvel, wasLastOffline;
+    int basicTypesOffsetId, basicTypesNum;
+    /* FTI_Snapshot's clock: seconds per iteration, and when it measures */
+    double iterTime, lastIterTime, meanIterTime, globMeanIter, totalIterTime;
+    unsigned int syncIter;
     int syncIterMax;
-    unsigned int ckptCnt, ckptId, nbVar;
+    unsigned int minuteCnt;
+    bool hasCkpt, h5SingleFile;
+    unsigned int ckptCnt, ckptIcnt, ckptId, ckptNext, ckptLast;
+    int32_t ckptSize; /* bytes of the protected variables, this process */
+    unsigned int nbVar, nbVarStored, nbType;
     int nbGroup, initSCES;
-    MPI_Comm globalComm;
+    char h5SingleFileLast[FTI_BUFS], h5SingleFileReco[FTI_BUFS];
+    MPI_Comm globalComm, groupComm, nodeComm;
 } FTIT_execution;
 
 typedef struct {

@@ -2,17 +2,19 @@
 // fti_cpp.cpp - an FTI program in C++, written as FTI's documentation
 // writes them, built against libscr's fti.h (tests/sim/test-fti.sh).
 //
-//   fti_cpp CONFIG STEPS LEVEL EVERY [DIE_AT]
+//   fti_cpp CONFIG STEPS LEVEL EVERY [DIE_AT [RANK]]
 //
 // Each rank keeps a field (std::vector<double>, a 2-D shape given to
 // FTI_DefineDataset in a group made with FTI_InitGroup), particles (an
 // array of a struct, a composite type) and the step, each protected under
 // an id from FTI_setIDFromString.  Every step changes every byte of them
 // in a way that depends on the step and the rank only; rank 0 prints
-// "step N hash H", H a hash of every rank's bytes in rank order, so a run
+// "step N sum H", H a hash of every rank's bytes in rank order, so a run
 // that recovered prints from there exactly the lines of one that never
 // stopped.  FTI_Checkpoint(step / EVERY, LEVEL) every EVERY steps; after
-// step DIE_AT every rank dies (SIGKILL).  Before the loop it checks what
+// step DIE_AT every rank dies (SIGKILL), or only RANK.  At the end
+// FTI_GetConfig must count this run's checkpoints and variables.  Before
+// the loop it checks what
 // FTI_GetConfig reports against CONFIG (written by test-fti.sh), FTI's
 // rules for groups, datasets and attributes, and that a global dataset
 // fails as in an FTI without HDF5; one line each, "... ok" or why not.
@@ -90,6 +92,26 @@ static void check_config(const char *config, int rank, int size)
         "ioMode " + std::to_string(bad.configuration.ioMode));
 }
 
+// what FTI_GetConfig says of this run at its end
+static void check_run(const char *config, int rank, int taken, int last_id, int level)
+{
+    FTIT_allConfiguration c = FTI_GetConfig(config, FTI_COMM_WORLD);
+    const FTIT_execution &e = c.execution;
+    size_t bytes = sizeof(int) + ROWS * COLS * sizeof(double) + NPART * sizeof(Particle);
+    char why[256];
+    std::snprintf(
+        why, sizeof(why),
+        "ckptCnt %u ckptId %u ckptLvel %d nbVar %u nbType %u ckptSize %d hasCkpt %d",
+        e.ckptCnt, e.ckptId, e.ckptLvel, e.nbVar, e.nbType, static_cast<int>(e.ckptSize),
+        static_cast<int>(e.hasCkpt));
+    bool good =
+        e.ckptCnt == static_cast<unsigned>(taken) && e.nbVar == 3 && e.nbType == 12 &&
+        e.ckptSize == static_cast<int32_t>(bytes) && e.hasCkpt == (taken > 0) &&
+        (taken == 0 || (e.ckptId == static_cast<unsigned>(last_id) &&
+                        e.ckptLvel == level && c.checkpoint[level].ckptCnt == taken));
+    say(rank, good, "getconfig: this run's checkpoints and variables", why);
+}
+
 // groups, dataset shapes and attributes, FTI 1.6's rules
 static void check_names(int rank, int fid)
 {
@@ -125,12 +147,13 @@ static void check_names(int rank, int fid)
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        std::fprintf(stderr, "usage: fti_cpp CONFIG STEPS LEVEL EVERY [DIE_AT]\n");
+        std::fprintf(stderr, "usage: fti_cpp CONFIG STEPS LEVEL EVERY [DIE_AT [RANK]]\n");
         return 2;
     }
     int steps = std::atoi(argv[2]), level = std::atoi(argv[3]),
         every = std::atoi(argv[4]);
     int die_at = argc > 5 ? std::atoi(argv[5]) : -1;
+    int die_rank = argc > 6 ? std::atoi(argv[6]) : -1;
     MPI_Init(&argc, &argv);
     if (FTI_Init(argv[1], MPI_COMM_WORLD) != FTI_SCES)
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -170,6 +193,7 @@ int main(int argc, char **argv)
         if (rank == 0)
             std::printf("recovered at step %d\n", step);
     }
+    int taken = 0;
     for (step = step + 1; step <= steps; step++) {
         advance(step, rank, field, parts);
         uint64_t h = fnv(fnv(fnv(1469598103934665603ull, &step, sizeof(step)),
@@ -182,14 +206,19 @@ int main(int argc, char **argv)
                 "step %d sum %016llx\n", step,
                 static_cast<unsigned long long>(fnv(0, all.data(), all.size() * 8)));
         std::fflush(stdout);
-        if (every > 0 && step % every == 0 &&
-            FTI_Checkpoint(step / every, level) != FTI_DONE)
-            MPI_Abort(FTI_COMM_WORLD, 4);
+        if (every > 0 && step % every == 0) {
+            if (FTI_Checkpoint(step / every, level) != FTI_DONE)
+                MPI_Abort(FTI_COMM_WORLD, 4);
+            taken++;
+        }
         if (step == die_at) {
             MPI_Barrier(FTI_COMM_WORLD); // rank 0 has printed the step
-            std::raise(SIGKILL);
+            if (die_rank < 0 || die_rank == rank)
+                std::raise(SIGKILL);
+            MPI_Barrier(FTI_COMM_WORLD); // the others wait to be ended
         }
     }
+    check_run(argv[1], rank, taken, every > 0 ? steps / every : 0, level);
     FTI_Finalize();
     MPI_Finalize();
     return 0;

@@ -183,6 +183,21 @@ cpp_part() {
 		has "$out/c2" "^recovered at step 9$"
 	ref=$out/cref check "C++: steps 10-16, every byte as the reference's" same_steps "$out/c2" 10 16
 	check "C++: no step before 10 recomputed" test -z "$(steps "$out/c2" 1 9)"
+	check "C++: FTI_GetConfig counted the run's checkpoints, variables and bytes" \
+		has "$out/c2" "^getconfig: this run's checkpoints and variables ok$"
+	# a rank killed alone, at level 1: the job ends, the rerun on the same
+	# nodes (node3 is gone) recovers from the cache
+	conf cpp1.fti
+	SIM_JOB_ID=402 sim_run "$out/c3" "$SURV" "$cpp" "$pfs/cpp1.fti" 16 1 3 11 5
+	local rc=$?
+	check "C++: rank 5 killed alone after step 11 ended the run (status $rc)" \
+		test $rc -ne 0 -a $rc -ne 124
+	SIM_JOB_ID=402 check "C++: the rerun on the same nodes finishes" \
+		sim_run "$out/c4" "$SURV" "$cpp" "$pfs/cpp1.fti" 16 1 3
+	check "C++: recovered at level 1 from the cache, at step 9" \
+		has "$out/c4" "^recovered at step 9$"
+	ref=$out/cref check "C++: steps 10-16 again every byte as the reference's" \
+		same_steps "$out/c4" 10 16
 }
 cpp_part
 

@@ -107,5 +107,27 @@ run_job() {
 	done
 	rm -f "$mark"
 }
+# start_job OUT PATTERN SECONDS CMD...: CMD submits a job that runs on (to
+# be cancelled by the test) and prints its id; wait until $work/OUT shows
+# PATTERN (its id in $j).  A job that lost a rank to the start-up race
+# (san_tag41) ends before PATTERN: it is cancelled and submitted once more,
+# as run_job does.  1 when PATTERN never showed.
+start_job() {
+	local out=$1 pat=$2 secs=$3 mark try rc=1
+	shift 3
+	mark=$(mktemp "$base/mark.XXXXXX")
+	for try in 1 2; do
+		rm -f "$work/$out"
+		j=$("$@") || break
+		wait_for "$work/$out" "$pat" "$secs" && { rc=0; break; }
+		[ $try = 1 ] && san_tag41_since "$cl/san/log" "$mark" || break
+		echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
+		scancel "$j"
+		wait_job "$j"
+		touch "$mark"
+	done
+	rm -f "$mark"
+	return $rc
+}
 node_reason() { sinfo -h -N -n "$1" -o '%E' | head -1; }
 owned_by_user() { [ -z "$(find "$1" ! -user "$user" -print -quit)" ]; }

@@ -165,8 +165,8 @@ fi
 if want b; then
 mkdir -p "$shm/node2/$user/scr.99999" && chown -R "$user:" "$shm/node2/$user"
 script long.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 200 --every 2 --sleep-ms 300"
-j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o long.out long.sh)
-wait_for "$work/long.out" 'checkpoint step.6 complete' 90
+start_job long.out 'checkpoint step.6 complete' 90 \
+	asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o long.out long.sh
 check "(b) the prolog purged the directory of an ended job" test ! -e "$shm/node2/$user/scr.99999"
 scancel "$j"
 wait_job "$j"
@@ -189,8 +189,8 @@ pre=$work/inner-prefix
 mkdir -p "$pre" && chown "$user:" "$pre"
 script inner.sh "export SCR_PREFIX=$pre && cd $pre
 srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 200 --every 2 --sleep-ms 300"
-j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o inner.out inner.sh)
-wait_for "$work/inner.out" 'checkpoint step.6 complete' 90
+start_job inner.out 'checkpoint step.6 complete' 90 \
+	asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N4 -w 'node[1-4]' -o inner.out inner.sh
 scancel "$j"
 wait_job "$j"
 check "(f) every node scavenged to the script's SCR_PREFIX" \

@@ -175,9 +175,8 @@ $base/fmedit \$c/filemap_0.scrinfo 'REL\\x00\\x00\\x00\\x00\\x01ckpt/rank_0_f1\\
 mkdir -p /dev/shm/decoy00 && cp -a \$c /dev/shm/decoy00/
 $base/fmedit \$c/filemap_1.scrinfo '/dev/shm/$user1/' '/dev/shm/decoy00/'
 touch /dev/shm/$user1/stamp && echo planted \$d"
-j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N2 -w 'node[1-2]' \
-	--ntasks-per-node=2 -o paths.out paths.sh)
-wait_job "$j"
+run_job paths.out asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N2 -w 'node[1-2]' \
+	--ntasks-per-node=2 -o paths.out paths.sh
 # what the epilog wrote outside the prefix: files newer than the job's end.
 # The host paths the nodes share (the checkout and build tree, which may
 # lie under /tmp) are left out: other suites write there meanwhile.
@@ -221,9 +220,8 @@ cp -a \$d/ckpt /dev/shm/decoy01 && rm -rf \$d/ckpt && ln -s /dev/shm/decoy01 \$d
 # rank 0's redundancy file: a hard link to a file that is not the user's
 x=\$(ls \$d/*.xor 2>/dev/null | head -1)
 rm -f \"\$x\" && ln /dev/shm/foreign.1 \"\$x\" && echo planted \$x"
-j=$(asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N2 -w 'node[1-2]' \
-	--ntasks-per-node=2 -o links.out links.sh)
-wait_job "$j"
+run_job links.out asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N2 -w 'node[1-2]' \
+	--ntasks-per-node=2 -o links.out links.sh
 check "(d) the job planted the links" has "$work1/links.out" '^planted .*\.xor'
 epilog_lines "$j" >"$base/links.log"
 sed 's/^/# /' "$base/links.log"
@@ -247,23 +245,9 @@ CKPT=0 INTERVAL=1 TYPE=XOR STORE=/tmp
 EOF
 chown "$user2:" "$work2/.scrconf"
 as2 script store.sh "srun --mpi=pmix --kill-on-bad-exit=1 $example --steps 200 --every 2 --size 65536 --sleep-ms 300"
-# a rank lost to Open MPI's start-up race under Slurm's mpi/pmix
-# (san_tag41, san.sh) ends the step before any checkpoint: the job is
-# cancelled and submitted once more, as run_job (lib.sh) does for a job
-# that runs to its end
-mark=$(mktemp "$base/mark.XXXXXX")
-for try in 1 2; do
-	rm -f "$work2/store.out"
-	j=$(as2 asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N2 -w 'node[2-3]' \
-		--ntasks-per-node=2 -o store.out store.sh)
-	wait_for "$work2/store.out" 'checkpoint step.6 complete' 90 && break
-	[ $try = 1 ] && san_tag41_since "$cl/san/log" "$mark" || break
-	echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
-	scancel "$j"
-	wait_job "$j"
-	touch "$mark"
-done
-rm -f "$mark"
+as2 start_job store.out 'checkpoint step.6 complete' 90 \
+	asuser env SCR_FLUSH=0 sbatch --parsable --scr=on -N2 -w 'node[2-3]' \
+	--ntasks-per-node=2 -o store.out store.sh
 check "(e) the checkpoints are in the second store" \
 	node_exec node2 sh -c "ls -d /tmp/$user2/scr.$j/scr.dataset.*"
 scancel "$j"

@@ -89,7 +89,17 @@ static void topo_fill(FTIT_topology *t, MPI_Comm comm, long group_size)
     t->groupRank = node_id % gs;
     t->groupID = nrank;
     t->nodeRank = nrank;
-    MPI_Allgather(&t->myRank, 1, MPI_INT, t->body, 1, MPI_INT, node);
+    /* the node's processes in comm (body holds FTI_BUFS: a larger node's
+     * first ones) */
+    int local[FTI_BUFS], n = nsize < FTI_BUFS ? nsize : FTI_BUFS;
+    MPI_Group ng, wg;
+    MPI_Comm_group(node, &ng);
+    MPI_Comm_group(comm, &wg);
+    for (int i = 0; i < n; i++)
+        local[i] = i;
+    MPI_Group_translate_ranks(ng, n, local, wg, t->body);
+    MPI_Group_free(&ng);
+    MPI_Group_free(&wg);
     t->headRank = t->body[0]; /* no heads: the node's first process */
     /* a ring: the same rank on each node of the sector */
     int most = nsize;

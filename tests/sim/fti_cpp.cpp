@@ -80,7 +80,10 @@ static void check_config(const char *config, int rank, int size)
                 c.configuration.transferSize == 16 * 1024 * 1024 &&
                 c.checkpoint[1].ckptIntv == 3 && c.configuration.generalTag == 2612 &&
                 std::strcmp(c.execution.id, "2024-01-01_00-00-00") == 0 &&
-                c.execution.initSCES == 1 && c.topology.myRank == rank;
+                c.execution.initSCES == 1 && c.topology.myRank == rank &&
+                c.topology.body[0] == rank - rank % 2 &&
+                c.topology.body[1] == c.topology.body[0] + 1 &&
+                c.topology.headRank == c.topology.body[0];
     say(rank, good, "getconfig: configuration and topology", why);
     // the ring of a group: the same rank on the neighbouring nodes
     int ring = c.topology.left != rank && c.topology.right != rank &&

@@ -416,9 +416,16 @@ const fti_conf_t *fti_config(void)
     return &fti.conf;
 }
 
-void fti_exec_fill(FTIT_execution *e)
+void fti_exec_fill(FTIT_execution *e, unsigned taken[5])
 {
     const fti_snap_t *sn = &fti.snap;
+    memcpy(taken, fti.taken, sizeof(fti.taken));
+    e->ckptCnt = taken[1] + taken[2] + taken[3] + taken[4];
+    e->hasCkpt = e->ckptCnt > 0;
+    e->ckptId = (unsigned)fti.last_id;
+    e->ckptLvel = e->lastCkptLvel = fti.last_level;
+    e->reco = fti.reco;
+    e->nbVar = (unsigned)fti.nvars;
     int64_t bytes = 0;
     unsigned stored = 0;
     for (int i = 0; i < fti.nvars; i++) {
@@ -443,18 +450,6 @@ void fti_exec_fill(FTIT_execution *e)
 int fti_initialized(void)
 {
     return fti.initialized;
-}
-
-int fti_recovering(void)
-{
-    return fti.initialized && fti.reco;
-}
-
-void fti_run_state(unsigned *count, int *last_id, int *last_level)
-{
-    memcpy(count, fti.taken, sizeof(fti.taken));
-    *last_id = fti.last_id;
-    *last_level = fti.last_level;
 }
 
 int fti_my_rank(void)

@@ -124,9 +124,10 @@ static void topo_fill(FTIT_topology *t, MPI_Comm comm, long group_size)
 static void levels_fill(FTIT_allConfiguration *a, const fti_conf_t *c)
 {
     unsigned taken[5] = {0};
-    int last_id = 0, last_level = 0;
-    if (fti_initialized())
-        fti_run_state(taken, &last_id, &last_level);
+    FTIT_execution *e = &a->execution;
+    e->initSCES = fti_initialized();
+    if (e->initSCES)
+        fti_exec_fill(e, taken);
     for (int l = 1; l <= 4; l++) {
         FTIT_checkpoint *k = &a->checkpoint[l];
         snprintf(k->dir, FTI_BUFS, "%.*s", FTI_BUFS - 1,
@@ -139,21 +140,11 @@ static void levels_fill(FTIT_allConfiguration *a, const fti_conf_t *c)
         k->isDcp = k->hasDcp = l == 4 && c->enable_dcp;
         k->ckptDcpIntv = l == 4 ? (int)c->dcp_l4 : 0;
     }
-    FTIT_execution *e = &a->execution;
     snprintf(e->id, FTI_BUFS, "%s", c->exec_id);
-    e->initSCES = fti_initialized();
-    e->reco = fti_recovering();
-    e->ckptId = (unsigned)last_id;
-    e->ckptLvel = e->lastCkptLvel = last_level;
-    e->ckptCnt = taken[1] + taken[2] + taken[3] + taken[4];
-    e->nbVar = e->initSCES ? (unsigned)fti_var_count() : 0;
     e->nbGroup = e->initSCES ? fti_h5_groups() : 0;
     e->syncIterMax = (int)c->max_sync_intv;
-    e->hasCkpt = e->ckptCnt > 0;
     e->globalComm = e->initSCES ? FTI_COMM_WORLD : MPI_COMM_NULL;
     e->groupComm = e->nodeComm = MPI_COMM_NULL;
-    if (e->initSCES)
-        fti_exec_fill(e);
 }
 
 FTIT_allConfiguration FTI_GetConfig(const char *configFile, MPI_Comm globalComm)

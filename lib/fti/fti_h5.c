@@ -8,10 +8,12 @@
  * writes its binary checkpoints as if they were not there; its global
  * dataset calls fail with FTI_NSCS and a warning.  SCR's checkpoints are
  * binary too (the bytes of each variable, whatever its shape), so here is
- * that FTI: the checks are FTI 1.6's, the names are kept for the run and
- * not written.  A global dataset is one HDF5 file on the file system that
- * every process writes its part into, which is what SCR's cache, its
- * redundancy and its rebuild exist to avoid; docs/fti.md says so. */
+ * that FTI: the checks are FTI 1.6's.  A dataset's name, shape and
+ * attributes have no reader here (FTI writes them only into its HDF5 and
+ * metadata files), so only the groups, which the caller sees, are kept.  A global dataset
+ * is one HDF5 file on the file system that every process writes its part into, which is
+ * what SCR's cache, its redundancy and its rebuild exist to avoid; docs/fti.md says so.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,21 +28,6 @@ static struct {
     FTIT_H5Group *g;
     int n;
 } grp;
-
-/* what FTI_DefineDataset and FTI_SetAttribute said of a variable */
-typedef struct {
-    int id;
-    int rank;
-    int dims[DIMS_MAX];
-    char name[FTI_BUFS];
-    int group;
-    FTIT_attribute attr;
-} h5var_t;
-
-static struct {
-    h5var_t *v;
-    int n;
-} h5v;
 
 static int grp_root(void)
 {
@@ -165,28 +152,17 @@ int FTI_RenameGroup(FTIT_H5Group *h5group, const char *name)
     return FTI_SCES;
 }
 
-/* the names kept for protected variable id (made on first use) */
-static h5var_t *h5var(const char *fn, int id)
+/* protected variable id's element count; -1 with a line when it is not */
+static int64_t h5_count(const char *fn, int id)
 {
-    if (!fti_var_protected(id)) {
+    void *ptr;
+    int64_t count;
+    fti_id_t type;
+    if (fti_var_info(id, &ptr, &count, &type) < 0) {
         log_err("%s: variable %d is not protected (call FTI_Protect first)", fn, id);
-        return NULL;
+        return -1;
     }
-    for (int i = 0; i < h5v.n; i++)
-        if (h5v.v[i].id == id)
-            return &h5v.v[i];
-    h5var_t *v = realloc(h5v.v, sizeof(*v) * (size_t)(h5v.n + 1));
-    if (!v) {
-        log_err("%s: out of memory", fn);
-        return NULL;
-    }
-    h5v.v = v;
-    v = &h5v.v[h5v.n++];
-    memset(v, 0, sizeof(*v));
-    v->id = id;
-    v->rank = 1;
-    snprintf(v->name, sizeof(v->name), "Dataset_%d", id); /* FTI's default */
-    return v;
+    return count;
 }
 
 int FTI_DefineDataset(int id, int rank, int *dimLength, const char *name,
@@ -200,14 +176,9 @@ int FTI_DefineDataset(int id, int rank, int *dimLength, const char *name,
                                 : "a rank above 0 needs dimLength");
         return FTI_NSCS;
     }
-    h5var_t *v = h5var("FTI_DefineDataset", id);
-    FTIT_H5Group *g = h5group ? grp_known("FTI_DefineDataset", h5group) : NULL;
-    if (!v || (h5group && !g))
+    int64_t count = h5_count("FTI_DefineDataset", id), n = 1;
+    if (count < 0 || (h5group && !grp_known("FTI_DefineDataset", h5group)))
         return FTI_NSCS;
-    void *ptr;
-    int64_t count = 0, n = 1;
-    fti_id_t type;
-    fti_var_info(id, &ptr, &count, &type);
     for (int i = 0; i < rank; i++)
         n *= dimLength[i];
     if (rank > 0 && n != count) {
@@ -216,14 +187,7 @@ int FTI_DefineDataset(int id, int rank, int *dimLength, const char *name,
                 id, (long long)n, (long long)count);
         return FTI_NSCS;
     }
-    if (rank > 0) {
-        v->rank = rank;
-        memcpy(v->dims, dimLength, sizeof(int) * (size_t)rank);
-    }
-    if (g)
-        v->group = g->id;
-    if (name)
-        snprintf(v->name, sizeof(v->name), "%s", name);
+    (void)name; /* a name for the HDF5 file, which SCR does not write */
     return FTI_SCES;
 }
 
@@ -231,8 +195,7 @@ int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag)
 {
     if (!fti_ready("FTI_SetAttribute"))
         return FTI_NSCS;
-    h5var_t *v = h5var("FTI_SetAttribute", id);
-    if (!v)
+    if (h5_count("FTI_SetAttribute", id) < 0)
         return FTI_NSCS;
     if ((flag & FTI_ATTRIBUTE_DIM) &&
         (attribute.dim.ndims < 0 || attribute.dim.ndims > DIMS_MAX)) {
@@ -240,11 +203,7 @@ int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag)
                 attribute.dim.ndims);
         return FTI_NSCS;
     }
-    if (flag & FTI_ATTRIBUTE_NAME)
-        memcpy(v->attr.name, attribute.name, sizeof(v->attr.name) - 1);
-    if (flag & FTI_ATTRIBUTE_DIM)
-        v->attr.dim = attribute.dim;
-    return FTI_SCES;
+    return FTI_SCES; /* for FTI's metadata files, which SCR does not write */
 }
 
 int fti_h5_groups(void)
@@ -255,9 +214,7 @@ int fti_h5_groups(void)
 void fti_h5_free(void)
 {
     free(grp.g);
-    free(h5v.v);
     memset(&grp, 0, sizeof(grp));
-    memset(&h5v, 0, sizeof(h5v));
 }
 
 /* ---- the global datasets of FTI's HDF5 mode: FTI without HDF5 ---- */

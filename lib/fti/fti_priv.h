@@ -76,20 +76,19 @@ void fti_stage_finish(void);
 void fti_types_free(void);
 /* fti_h5.c: forget the groups and dataset names (FTI_Finalize) */
 void fti_h5_free(void);
-/* fti_getconf.c reads what FTI_Init read: rank 0 reads path (relative
- * directories from its working directory), every process of comm gets it;
- * 1, or 0 with one line naming fn */
-int fti_conf_read(const char *fn, const char *path, MPI_Comm comm, fti_conf_t *c);
-/* FTI_GetConfig's view of the run: checkpoints taken per level (1-4),
- * the last one's id and level, the number of groups */
-void fti_run_state(unsigned *count, int *last_id, int *last_level);
-/* FTI_GetConfig: what fti.c knows of the run in FTI's execution struct
- * (sizes, counts, FTI_Snapshot's clock) */
-void fti_exec_fill(FTIT_execution *e);
-/* FTI_Init succeeded (no line when not); FTI_Status */
-int fti_initialized(void);
-int fti_recovering(void);
+/* fti_h5.c: the groups made so far, the root among them */
 int fti_h5_groups(void);
+/* the configuration file as FTI_Init reads it (FTI_GetConfig reads it
+ * the same way): rank 0 reads path (relative directories from its working
+ * directory), every process of comm gets it; 1, or 0 with one line naming
+ * fn */
+int fti_conf_read(const char *fn, const char *path, MPI_Comm comm, fti_conf_t *c);
+/* FTI_GetConfig (after FTI_Init): what fti.c knows of the run in FTI's
+ * execution struct (checkpoints, recovery, variables, sizes, FTI_Snapshot's
+ * clock), and the checkpoints taken per level (1-4) in taken */
+void fti_exec_fill(FTIT_execution *e, unsigned taken[5]);
+/* FTI_Init succeeded (no line when not) */
+int fti_initialized(void);
 /* 1 if t is a type handle (predefined, FTI_InitType's, a composite) */
 int fti_type_known(fti_id_t t);
 

@@ -74,8 +74,10 @@ static int topo_from_pmix(topo_t *topo)
 }
 #endif
 
-/* split comm by host name: ranks sharing a name share a node */
-static int topo_split(MPI_Comm comm, topo_t *topo)
+/* split comm by host name: ranks sharing a name share a node; the counts
+ * come from the split unless PMIx gave them for the communicator (PMIx
+ * speaks of the whole job, which a communicator of SCR_Init_comm is not) */
+static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -101,7 +103,7 @@ static int topo_split(MPI_Comm comm, topo_t *topo)
     int lrank, lsize;
     MPI_Comm_rank(topo->comm_node, &lrank);
     MPI_Comm_size(topo->comm_node, &lsize);
-    if (strcmp(topo->source, "mpi") == 0) {
+    if (counts) {
         topo->local_rank = lrank;
         topo->local_size = lsize;
         topo->num_nodes = nodes;
@@ -126,7 +128,10 @@ int topo_create(MPI_Comm comm, int use_pmix, topo_t *topo, char *err, int errlen
         topo->source = "mpi";
         gethostname(topo->hostname, sizeof(topo->hostname) - 1);
     }
-    if (topo_split(comm, topo) < 0) {
+    int cmp = MPI_UNEQUAL;
+    MPI_Comm_compare(comm, MPI_COMM_WORLD, &cmp);
+    int whole = cmp == MPI_IDENT || cmp == MPI_CONGRUENT;
+    if (topo_split(comm, !whole || strcmp(topo->source, "mpi") == 0, topo) < 0) {
         snprintf(err, (size_t)errlen, "cannot build the node communicator");
         return -1;
     }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* lifecycle.c - node prolog and epilog */
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "dsindex.h"
@@ -119,11 +122,11 @@ int lifecycle_index(const jobopts_t *o, int id)
     return rc;
 }
 
-int lifecycle_use_recorded(jobopts_t *o, nodelist_t **nodes)
+/* the prefix and nodes recorded in control directory dir (jobrec.h) */
+static int lifecycle_recorded_at(jobopts_t *o, const char *dir, nodelist_t **nodes)
 {
-    char dir[4200], prefix[sizeof(o->prefix)];
+    char prefix[sizeof(o->prefix)];
     scr_error_t err;
-    jobopts_job_dir(o, o->cntl_base, dir, sizeof(dir));
     int rc = jobrec_read(dir, prefix, sizeof(prefix), nodes, &err);
     if (rc < 0)
         log_warn("job %s on %s: %s; using prefix %s", o->jobid, o->host, err.text,
@@ -134,6 +137,13 @@ int lifecycle_use_recorded(jobopts_t *o, nodelist_t **nodes)
         log_msg("job %s on %s: the run used prefix %s", o->jobid, o->host, prefix);
     snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
     return 1;
+}
+
+int lifecycle_use_recorded(jobopts_t *o, nodelist_t **nodes)
+{
+    char dir[4200];
+    jobopts_job_dir(o, o->cntl_base, dir, sizeof(dir));
+    return lifecycle_recorded_at(o, dir, nodes);
 }
 
 /* the nodes that will mark the recorded prefix: the run's that are still
@@ -308,24 +318,63 @@ static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir,
     return rc;
 }
 
-static int lifecycle_scavenge_trees(const jobopts_t *o, const trees_t *t, int id,
-                                    const nodelist_t *live, int *indexed)
+/* the scavenge of the run whose records are in control directory cntldir */
+static int lifecycle_scavenge_dir(const jobopts_t *o, const trees_t *t,
+                                  const char *cntldir, int id, const nodelist_t *live,
+                                  int *indexed)
 {
-    char cntldir[4200];
     *indexed = 0;
-    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
     jobopts_t *use = malloc(sizeof(*use));
     if (!use)
         return log_err("scavenge: out of memory"), -1;
     nodelist_t *nodes = NULL, *run_live = NULL;
     *use = *o;
-    if (lifecycle_use_recorded(use, &nodes))
+    if (lifecycle_recorded_at(use, cntldir, &nodes))
         run_live = lifecycle_run_live(live, nodes);
     int rc =
         lifecycle_scavenge_at(use, cntldir, t, id, run_live ? run_live : live, indexed);
     nodelist_delete(&nodes);
     nodelist_delete(&run_live);
     free(use);
+    return rc;
+}
+
+/* Groups of ranks that each ran SCR on a communicator of their own
+ * (SCR_Init_comm) keep their records in comm.<hash> below the job's control
+ * directory, each with its own prefix: each is scavenged as a run of its
+ * own.  A name that is not a directory of its own (a symlink) is skipped. */
+static int lifecycle_scavenge_groups(const jobopts_t *o, const trees_t *t,
+                                     const char *cntldir, const nodelist_t *live)
+{
+    DIR *d = opendir(cntldir);
+    if (!d)
+        return 0;
+    int rc = 0, indexed;
+    struct dirent *e;
+    struct stat st;
+    while ((e = readdir(d))) {
+        char sub[4200];
+        if (strncmp(e->d_name, "comm.", 5) != 0 ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+            !S_ISDIR(st.st_mode) ||
+            snprintf(sub, sizeof(sub), "%s/%s", cntldir, e->d_name) >= (int)sizeof(sub))
+            continue;
+        if (lifecycle_scavenge_dir(o, t, sub, -1, live, &indexed) < 0)
+            rc = -1;
+    }
+    closedir(d);
+    return rc;
+}
+
+/* the job's run, then (for the newest checkpoints) each SCR_Init_comm group */
+static int lifecycle_scavenge_trees(const jobopts_t *o, const trees_t *t, int id,
+                                    const nodelist_t *live, int *indexed)
+{
+    char cntldir[4200];
+    jobopts_job_dir(o, o->cntl_base, cntldir, sizeof(cntldir));
+    int rc = lifecycle_scavenge_dir(o, t, cntldir, id, live, indexed);
+    if (id < 0 && lifecycle_scavenge_groups(o, t, cntldir, live) < 0)
+        rc = -1;
     return rc;
 }
 

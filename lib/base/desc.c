@@ -79,7 +79,7 @@ static int store_add(scr_ctx_t *ctx, const char *base, const kvtree_t *attrs,
     s = &ctx->stores[ctx->nstores];
     memset(s, 0, sizeof(*s));
     s->base = path_strdup_reduce_str(base);
-    if (asprintf(&s->dir, "%s/%s/scr.%s", s->base, ctx->user, ctx->jobid) < 0)
+    if (asprintf(&s->dir, "%s/%s/%s", s->base, ctx->user, ctx->jobdir) < 0)
         return errprintf(err, "out of memory");
     ctx->nstores++;
     const char *count = desc_attr(ctx, attrs, "COUNT", "SCR_CACHE_SIZE");

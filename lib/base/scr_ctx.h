@@ -52,7 +52,8 @@ typedef struct {
     int finalized;
     int enabled;
     enum scr_state state;
-    MPI_Comm comm; /* private duplicate of MPI_COMM_WORLD */
+    MPI_Comm comm; /* private duplicate of the communicator SCR_Init_comm got */
+    int whole;     /* comm holds every process of MPI_COMM_WORLD */
     int rank;
     int ranks;
     topo_t topo;
@@ -60,6 +61,9 @@ typedef struct {
     int debug;
     char user[256];
     char jobid[256];
+    /* the job's directory under each base: scr.<jobid>, and for a group of
+     * SCR_Init_comm smaller than the job scr.<jobid>/comm.<hash of prefix> */
+    char jobdir[320];
     char prefix[SCR_PATH_MAX];
     char cntl_dir[SCR_PATH_MAX];
     char filemap_path[SCR_PATH_MAX];

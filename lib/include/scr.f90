@@ -23,6 +23,10 @@ module scr
     integer(c_int) function c_scr_init() bind(C, name="SCR_Init")
       import :: c_int
     end function
+    integer(c_int) function c_scr_init_comm(comm) bind(C, name="scr_init_comm_fint")
+      import :: c_int
+      integer(c_int), value :: comm
+    end function
     integer(c_int) function c_scr_finalize() bind(C, name="SCR_Finalize")
       import :: c_int
     end function
@@ -177,6 +181,14 @@ contains
   subroutine SCR_INIT(ierror)
     integer, intent(out) :: ierror
     ierror = c_scr_init()
+  end subroutine
+
+  ! SCR on the processes of comm only: comm is a Fortran handle (an
+  ! INTEGER of "use mpi" or mpif.h, or the MPI_VAL of a TYPE(MPI_Comm))
+  subroutine SCR_INIT_COMM(comm, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: ierror
+    ierror = c_scr_init_comm(int(comm, c_int))
   end subroutine
 
   subroutine SCR_FINALIZE(ierror)

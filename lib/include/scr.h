@@ -2,13 +2,23 @@
 /* scr.h - the SCR application interface.
  *
  * Source-compatible with SCR v3's scr.h.  All calls are collective over
- * MPI_COMM_WORLD except SCR_Route_file, SCR_Config(f) and SCR_Get_version.
+ * MPI_COMM_WORLD (or the communicator given to SCR_Init_comm) except
+ * SCR_Route_file, SCR_Config(f) and SCR_Get_version.
  * Every call returns SCR_SUCCESS or SCR_FAILURE; misuse (a call out of order,
  * a NULL argument, a call before SCR_Init) prints one line naming the call
  * and fails without crashing or hanging.
  */
 #ifndef SCR_H
 #define SCR_H
+
+/* mpi.h, where the compiler finds it (mpicc, or included before this
+ * file), for SCR_Init_comm: SCR v3 programs built by a plain compiler still
+ * compile this header, as they did SCR v3's */
+#if !defined(MPI_VERSION) && defined(__has_include)
+#if __has_include(<mpi.h>)
+#include <mpi.h>
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +44,15 @@ extern "C" {
 
 /* initialize after MPI_Init; rebuilds cached checkpoints of earlier runs */
 int SCR_Init(void);
+/* SCR on the processes of comm only (SCR_Init is SCR_Init_comm on
+ * MPI_COMM_WORLD): every later call is collective over comm, and processes
+ * outside it need not call SCR at all.  Groups of one job that each call it
+ * need a prefix each (SCR_Config("SCR_PREFIX=...") before the call).
+ * Declared where mpi.h is found (see the top of this file). */
+#ifdef MPI_VERSION
+#define SCR_HAVE_INIT_COMM 1
+int SCR_Init_comm(MPI_Comm comm);
+#endif
 /* shut down before MPI_Finalize */
 int SCR_Finalize(void);
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +141,8 @@ static int init_pool(scr_ctx_t *ctx, scr_error_t *err)
 static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
 {
     const char *base = config_get(ctx->cfg, "SCR_CNTL_BASE", NULL);
-    if (snprintf(ctx->cntl_dir, sizeof(ctx->cntl_dir), "%s/%s/scr.%s", base, ctx->user,
-                 ctx->jobid) >= (int)sizeof(ctx->cntl_dir) ||
+    if (snprintf(ctx->cntl_dir, sizeof(ctx->cntl_dir), "%s/%s/%s", base, ctx->user,
+                 ctx->jobdir) >= (int)sizeof(ctx->cntl_dir) ||
         snprintf(ctx->filemap_path, sizeof(ctx->filemap_path), "%s/filemap_%d.scrinfo",
                  ctx->cntl_dir, ctx->rank) >= (int)sizeof(ctx->filemap_path))
         return errprintf(err, "SCR_CNTL_BASE=%s: path too long", base);
@@ -233,6 +234,24 @@ static size_t init_buf_size(scr_ctx_t *ctx, const char *name)
     return (size_t)v & ~(size_t)63;
 }
 
+/* Groups of one job that each call SCR_Init_comm may share nodes, and
+ * rank r of one would take rank r's filemap of the other: a group smaller
+ * than the job keeps its files in a directory of its own.  Its prefix
+ * names it, since the prefix is what tells the groups apart on restart
+ * (each must have its own) and stays the same from run to run. */
+static void init_jobdir(scr_ctx_t *ctx)
+{
+    if (ctx->whole) {
+        snprintf(ctx->jobdir, sizeof(ctx->jobdir), "scr.%s", ctx->jobid);
+        return;
+    }
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)ctx->prefix; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    snprintf(ctx->jobdir, sizeof(ctx->jobdir), "scr.%s/comm.%016llx", ctx->jobid,
+             (unsigned long long)h);
+}
+
 /* job facts everyone must agree on come from rank 0 */
 static void init_identity(scr_ctx_t *ctx)
 {
@@ -245,6 +264,7 @@ static void init_identity(scr_ctx_t *ctx)
     MPI_Bcast(ctx->user, sizeof(ctx->user), MPI_CHAR, 0, ctx->comm);
     MPI_Bcast(ctx->jobid, sizeof(ctx->jobid), MPI_CHAR, 0, ctx->comm);
     MPI_Bcast(ctx->prefix, sizeof(ctx->prefix), MPI_CHAR, 0, ctx->comm);
+    init_jobdir(ctx);
 }
 
 static void init_counters(scr_ctx_t *ctx)
@@ -508,43 +528,85 @@ static int init_body(scr_ctx_t *ctx)
     return 0;
 }
 
-int SCR_Init(void)
+/* a communicator SCR can run on, or one line saying why not */
+static int init_comm_usable(MPI_Comm comm)
+{
+    int inter = 0;
+    if (comm == MPI_COMM_NULL) {
+        log_err("SCR_Init_comm: MPI_COMM_NULL: a process outside the communicator "
+                "must not call SCR_Init_comm");
+        return 0;
+    }
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+        log_err("SCR_Init_comm: an intercommunicator; SCR needs an intracommunicator");
+        return 0;
+    }
+    return 1;
+}
+
+static int init_on(scr_ctx_t *ctx, MPI_Comm comm)
+{
+    int cmp = MPI_UNEQUAL;
+    MPI_Comm_compare(comm, MPI_COMM_WORLD, &cmp);
+    ctx->whole = cmp == MPI_IDENT || cmp == MPI_CONGRUENT;
+    MPI_Comm_dup(comm, &ctx->comm);
+    MPI_Comm_rank(ctx->comm, &ctx->rank);
+    MPI_Comm_size(ctx->comm, &ctx->ranks);
+    log_set_rank(ctx->rank);
+    ctx->t_init = ctx->t_last_ckpt = scr_now();
+    if (init_body(ctx) == 0)
+        return 0;
+    /* every rank fails together, and one of them said why; the caller may
+     * MPI_Abort at once, which would kill a rank still about to print the
+     * reason: nobody returns before everyone has written */
+    MPI_Barrier(ctx->comm);
+    MPI_Comm_free(&ctx->comm);
+    return -1;
+}
+
+static int init_start(const char *fn, MPI_Comm comm)
 {
     scr_ctx_t *ctx = scr_ctx();
     int mpi_up = 0;
     if (ctx->initialized || ctx->finalized) {
-        log_err("SCR_Init: called %s", ctx->finalized ? "after SCR_Finalize" : "twice");
+        log_err("%s: called %s", fn,
+                ctx->finalized ? "after SCR_Finalize"
+                               : "twice: SCR_Init or SCR_Init_comm ran before, and "
+                                 "SCR_Finalize did not");
         return SCR_FAILURE;
     }
     MPI_Initialized(&mpi_up);
     if (!mpi_up) {
-        log_err("SCR_Init: MPI_Init has not been called");
+        log_err("%s: MPI_Init has not been called", fn);
         return SCR_FAILURE;
     }
-    if (init_config(ctx, MPI_COMM_WORLD) < 0) {
-        log_err("SCR_Init: cannot read the configuration");
+    if (!init_comm_usable(comm))
+        return SCR_FAILURE;
+    if (init_config(ctx, comm) < 0) {
+        log_err("%s: cannot read the configuration", fn);
         return SCR_FAILURE;
     }
     ctx->enabled = config_get_int(ctx->cfg, "SCR_ENABLE", 1) != 0;
     ctx->initialized = 1;
     if (!ctx->enabled)
         return SCR_SUCCESS;
-    MPI_Comm_dup(MPI_COMM_WORLD, &ctx->comm);
-    MPI_Comm_rank(ctx->comm, &ctx->rank);
-    MPI_Comm_size(ctx->comm, &ctx->ranks);
-    log_set_rank(ctx->rank);
-    ctx->t_init = ctx->t_last_ckpt = scr_now();
-    if (init_body(ctx) < 0) {
-        /* every rank fails together, and one of them said why; the caller
-         * may MPI_Abort at once, which would kill a rank still about to
-         * print the reason: nobody returns before everyone has written */
-        MPI_Barrier(ctx->comm);
+    if (init_on(ctx, comm) < 0) {
         ctx->initialized = 0;
         ctx->init_failed = 1;
         return SCR_FAILURE;
     }
     ctx->state = SCR_STATE_IDLE;
     return SCR_SUCCESS;
+}
+
+int SCR_Init_comm(MPI_Comm comm)
+{
+    return init_start("SCR_Init_comm", comm);
+}
+
+int SCR_Init(void)
+{
+    return init_start("SCR_Init", MPI_COMM_WORLD);
 }
 
 /* the newest checkpoint must reach the prefix before the job ends */

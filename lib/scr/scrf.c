@@ -29,12 +29,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mpi.h>
+
 #include "log.h"
 #include "scr.h"
 
 /* Exported for Fortran only: declared here, where they are defined, to keep
  * -Wmissing-prototypes quiet and the argument lists in one place. */
 void scr_init_(int *ierror);
+void scr_init_comm_(const MPI_Fint *comm, int *ierror);
+int scr_init_comm_fint(MPI_Fint comm);
 void scr_finalize_(int *ierror);
 void scr_config_(const char *config, char *val, int *ierror, size_t config_len,
                  size_t val_len);
@@ -105,6 +109,18 @@ static int after(int rc, const char *call, const char *arg, const char *s, char 
 void scr_init_(int *ierror)
 {
     *ierror = SCR_Init();
+}
+
+/* a Fortran communicator handle, as MPI_Comm_f2c turns it into C's: the
+ * module's SCR_INIT_COMM (bind(C)) and the external subroutine share it */
+int scr_init_comm_fint(MPI_Fint comm)
+{
+    return SCR_Init_comm(MPI_Comm_f2c(comm));
+}
+
+void scr_init_comm_(const MPI_Fint *comm, int *ierror)
+{
+    *ierror = scr_init_comm_fint(*comm);
 }
 
 void scr_finalize_(int *ierror)

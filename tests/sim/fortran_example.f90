@@ -2,14 +2,18 @@
 ! fortran_example.f90 - the Fortran binding end to end: configure, write a
 ! checkpoint through SCR_ROUTE_FILE, and on the second run restart from it
 ! and check the data; the same for a memory checkpoint (SCR_PROTECT,
-! SCR_CHECKPOINT, SCR_RECOVER).  Prints "fortran: ok" on rank 0 when all is
-! well.
+! SCR_CHECKPOINT, SCR_RECOVER).  SCR runs on a communicator of its own
+! (SCR_INIT_COMM: the ranks in reverse order, so not MPI_COMM_WORLD): even
+! ranks call the module's subroutine, odd ranks libscrf's external one, as
+! a program that INCLUDEs 'scrf.h' would.  Prints "fortran: ok" on rank 0
+! when all is well.
 program fortran_example
   use mpi
-  use scr
+  use scr, SCR_INIT_COMM_MODULE => SCR_INIT_COMM
   use, intrinsic :: iso_c_binding
   implicit none
-  integer :: ierr, rank, flag, valid, ios
+  integer :: ierr, rank, flag, valid, ios, comm, wrank
+  external :: SCR_INIT_COMM
   character(len=SCR_MAX_FILENAME) :: path, name, val
   character(len=64) :: fname
   integer :: data(100), i
@@ -17,12 +21,20 @@ program fortran_example
   integer(c_int64_t) :: stored
 
   call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, wrank, ierr)
+  call MPI_COMM_SPLIT(MPI_COMM_WORLD, 0, -wrank, comm, ierr)
+  call MPI_COMM_RANK(comm, rank, ierr)
   call SCR_CONFIG("SCR_CACHE_SIZE=2", val, ierr)
   call SCR_CONFIG("SCR_CACHE_SIZE", val, ierr)
   if (trim(val) /= "2") call fail("SCR_CONFIG query returned '" // trim(val) // "'")
+  if (mod(wrank, 2) == 0) then
+    call SCR_INIT_COMM_MODULE(comm, ierr)
+  else
+    call SCR_INIT_COMM(comm, ierr)
+  end if
+  if (ierr /= SCR_SUCCESS) call fail("SCR_INIT_COMM")
   call SCR_INIT(ierr)
-  if (ierr /= SCR_SUCCESS) call fail("SCR_INIT")
+  if (ierr == SCR_SUCCESS) call fail("SCR_INIT after SCR_INIT_COMM succeeded")
   write (fname, '(a,i0,a)') 'fdata_', rank, '.bin'
 
   call SCR_PROTECT(7, c_loc(mem), size(mem, kind=c_int64_t), 8_c_int64_t, ierr)

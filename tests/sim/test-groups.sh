@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# test-groups.sh EXAMPLE: failure groups and topology on simulated nodes.
+# test-groups.sh EXAMPLE SUBCOMM: failure groups and topology on simulated
+# nodes, and groups of ranks that each run SCR on their own communicator.
 #  - GROUPS= lines put node1+node2 on power supply A and node3+node4 on B;
 #    XOR sets over GROUP=POWER hold one rank of each supply, so losing both
 #    nodes of supply A at once is still recoverable
 #  - all ranks on one node: XOR says it cannot protect them and runs SINGLE
 #  - SCR_TOPOLOGY=mpi: the MPI fallback finds the same nodes as PMIx
+#  - SCR_Init_comm (SUBCOMM, tests/sim/subcomm.c): two groups sharing every
+#    node, XOR to one prefix and PARTNER to another, and a rank outside
+#    both; a lost node rebuilt for each group, then every cache lost: the
+#    group that flushed fetches, the other starts over
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1")
+sc=$(readlink -f "$2")
 out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
@@ -49,4 +55,33 @@ check "MPI topology: says so" has "$out/mpi" "4 ranks on 2 nodes \(topology from
 SIM_ENV=(-x SCR_DEBUG=1)
 check "PMIx topology: runs" sim_run "$out/pmix" node1:2,node2:2 "$ex" --steps 2 --size 1000
 check "PMIx topology: says so" has "$out/pmix" "4 ranks on 2 nodes \(topology from pmix\)"
+sim_setup 5
+SIM_ENV=(-x SCR_DEBUG=1)
+unset SIM_NP
+check "subcomm: two groups checkpoint, a rank outside both" \
+	sim_run "$out/s1" node1:2,node2:2,node3:2,node4:2 "$sc" --steps 4 --size 300000
+check "subcomm: group A, 4 ranks, to step 4" has "$out/s1" "group A checkpointed up to step 4"
+check "subcomm: group B, 3 ranks, to step 3" has "$out/s1" "group B checkpointed up to step 3"
+check "subcomm: SCR never waited for the rank outside" has "$out/s1" "helper: group A is done"
+check "subcomm: the rank outside got one line from SCR_Init_comm" \
+	has "$out/s1" "SCR_Init_comm: MPI_COMM_NULL"
+check "subcomm: a second SCR_Init_comm is refused, one line" \
+	has "$out/s1" "SCR_Init_comm: called twice"
+check "subcomm: each group counts its own nodes" has "$out/s1" "3 ranks on 3 nodes"
+check "subcomm: group A flushed to its own prefix" test -d "$pfs/prefixA/step.4"
+check "subcomm: group B flushed nothing" sh -c "! ls '$pfs/prefixB' | grep -q step"
+shm=$("$simnode" shm "$sim_dir")
+check "subcomm: the groups keep apart on a node shared by both" \
+	sh -c "test \$(find '$shm/node1' -maxdepth 4 -type d -name 'comm.*' | wc -l) -eq 2"
+"$simnode" kill "$sim_dir" node3
+"$simnode" wipe "$sim_dir" node3
+check "subcomm: node3 lost, each group restarts from its cache" \
+	sim_run "$out/s2" node1:2,node2:2,node5:2,node4:2 "$sc" --steps 6 --size 300000 --expect-a 4 --expect-b 3
+check "subcomm: XOR rebuilt group A's rank on node5" has "$out/s2" "\(step.4\) ready, 1 rank rebuilt"
+check "subcomm: group A read every byte of step 4" has "$out/s2" "group A of 4 ranks: restarted from step 4"
+# PARTNER brings the lost rank's copy home from its partner's node
+check "subcomm: group B read every byte of step 3" has "$out/s2" "group B of 3 ranks: restarted from step 3"
+for n in node1 node2 node4 node5; do "$simnode" wipe "$sim_dir" $n; done
+check "subcomm: every cache lost: A fetches step 6, B starts over" \
+	sim_run "$out/s3" node1:2,node2:2,node5:2,node4:2 "$sc" --steps 7 --size 300000 --expect-a 6 --expect-b 0
 finish

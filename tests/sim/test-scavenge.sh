@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# test-scavenge.sh EXAMPLE SBINDIR: scr-prolog/scr-epilog on simulated nodes
+# test-scavenge.sh EXAMPLE SBINDIR SUBCOMM: scr-prolog/scr-epilog on simulated nodes
 # without a scheduler (--sched none: SCR_JOB_NODES, SCR_DOWN_NODES), the way
 # a site's Prolog=/Epilog= runs them.  8 ranks on node1-4, checkpoints never
 # flushed, then the epilog runs on the surviving nodes at once:
@@ -17,10 +17,14 @@
 # the prefix the run recorded, and the spare does not hold up the election.
 # flushed  every checkpoint flushed by the library: no epilog copies the
 #          newest again
+# groups   two groups of ranks, each with SCR on its own communicator and
+#          prefix (SUBCOMM, tests/sim/subcomm.c), node3 lost: each group's
+#          newest checkpoint reaches its own prefix, and a new job restarts
+#          both from there
 # and the prolog: directories made 0700, a planted symlink refused, a stale
 # directory purged only when the scheduler says its job ended (never here).
 source "$(dirname "$0")/lib.sh"
-ex=$(readlink -f "$1") sbin=$(readlink -f "$2")
+ex=$(readlink -f "$1") sbin=$(readlink -f "$2") sc=$(readlink -f "$3")
 out=$(mktemp -d)
 trap 'sim_cleanup; rm -rf "$out"' EXIT
 ALL=node1:2,node2:2,node3:2,node4:2
@@ -133,6 +137,26 @@ check "XOR x2: the index lists it incomplete" has "$out/index" ' incomplete '
 check "XOR x2: a new job does not fetch it" \
 	job_run 4243 "$out/restart" "$ALL" "$ex" --steps 4 --expect-restart 0
 check "XOR x2: and starts from the beginning" has "$out/restart" 'starting from the beginning'
+
+# ---- groups: group B never flushes (PARTNER), group A flushes each XOR
+# checkpoint; the epilogs find both groups' records below the job's
+sim_setup 5
+SIM_ENV=()
+check "groups: two groups checkpoint" sim_run "$out/run" "$ALL" "$sc" --steps 4 --size 300000
+down=node3
+"$simnode" kill "$sim_dir" node3
+"$simnode" wipe "$sim_dir" node3
+epilog node1 node2 node4
+check "groups: group B's step 3 indexed on its prefix" \
+	has "$pfs/prefixB/.scr/log" 'event=INDEX .*dset=3 ranks=3 missing=0 .*ok=1'
+check "groups: the epilogs removed both groups' caches" \
+	test ! -e "$("$simnode" shm "$sim_dir")/node1/root/scr.4242"
+for n in node1 node2 node3 node4 node5; do
+	"$simnode" alive "$sim_dir" $n || "$simnode" start-node "$sim_dir" $n
+	"$simnode" wipe "$sim_dir" $n
+done
+check "groups: a new job restarts both groups from their prefixes, every byte" \
+	job_run 4243 "$out/groups2" "$ALL" "$sc" --steps 5 --size 300000 --expect-a 4 --expect-b 3
 
 # ---- fallback: the newest checkpoint cannot be recovered (its files gone
 # from node1 and node2, two members of every XOR set), the older one in cache

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interval.h"
+
 #define MAXROWS 512
 #define MAXS 256
 
@@ -562,6 +564,82 @@ static void write_svg(FILE *out)
     fprintf(out, "</svg>\n");
 }
 
+/* SCR 3.1's test_api against each library (bench/tapi.sh): the median
+ * checkpoint (rank 0's "Completed checkpoint" seconds) and the median
+ * launch, LLNL's over ours (higher is better), back to back and with a
+ * busy step between checkpoints */
+static void print_tapi(FILE *out)
+{
+    static const char *const modes[] = {"b2b", "busy"};
+    int any = 0;
+    for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++)
+        for (int m = 0; m < 2; m++) {
+            char po[32], pl[32];
+            snprintf(po, sizeof(po), "tapi.%s.ours", modes[m]);
+            snprintf(pl, sizeof(pl), "tapi.%s.llnl", modes[m]);
+            double co = median_of(po, against[t].scheme, "ckpt_s");
+            double cl = median_of(pl, against[t].scheme, "ckpt_s");
+            double lo = median_of(po, against[t].scheme, "launch_s");
+            double ll = median_of(pl, against[t].scheme, "launch_s");
+            if (co <= 0 || cl <= 0 || lo <= 0 || ll <= 0)
+                continue;
+            if (!any++)
+                fprintf(out,
+                        "\nSCR 3.1's test_api against LLNL SCR (median seconds; LLNL "
+                        "over ours):\n");
+            fprintf(out,
+                    "  %-8s %-4s checkpoint ours %6.3f LLNL %6.3f: %5.2fx (>= %.1f %s)  "
+                    "launch ours %6.2f LLNL %6.2f: %5.2fx (>= 1.2 %s)\n",
+                    against[t].scheme, modes[m], co, cl, cl / co, against[t].bound,
+                    cl / co >= against[t].bound ? "met" : "MISSED", lo, ll, ll / lo,
+                    ll / lo >= 1.2 ? "met" : "MISSED");
+        }
+}
+
+/* a checkpoint's cost for the efficiency table: test_api's back-to-back
+ * median when it ran, else scr-ckpt's whole checkpoint; -1 for none */
+static double eff_cost(const char *impl, const char *scheme)
+{
+    char ph[32];
+    snprintf(ph, sizeof(ph), "tapi.b2b.%s", impl);
+    double c = median_of(ph, scheme, "ckpt_s");
+    snprintf(ph, sizeof(ph), "whole.%s", impl);
+    return c > 0 ? c : median_of(ph, scheme, "ckpt_whole");
+}
+
+/* issue 39, item 5: the share of machine time each library loses to
+ * resilience at Daly's interval (interval.h), with the checkpoint cost
+ * measured here held flat as the job grows and a restart taken to cost one
+ * checkpoint (restart and flush are not compared yet) */
+static void print_efficiency(FILE *out)
+{
+    static const double years[] = {1, 5, 20};
+    static const int nodes[] = {128, 1024, 16384};
+    int any = 0;
+    for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++) {
+        double co = eff_cost("ours", against[t].scheme);
+        double cl = eff_cost("llnl", against[t].scheme);
+        if (co <= 0 || cl <= 0)
+            continue;
+        if (!any++)
+            fprintf(out,
+                    "\nmachine time lost to resilience at Daly's interval, ours / "
+                    "LLNL (%%; checkpoint cost as measured here, flat with scale; a "
+                    "restart costs one checkpoint):\n  %-8s %-9s %15s %15s %15s\n",
+                    "scheme", "node MTBF", "128 nodes", "1024 nodes", "16384 nodes");
+        for (int y = 0; y < 3; y++) {
+            fprintf(out, "  %-8s %6.0f y ", against[t].scheme, years[y]);
+            for (int n = 0; n < 3; n++) {
+                double m = interval_job_mtbf(years[y] * 365 * 86400, nodes[n]);
+                double wo = interval_waste(interval_optimal(co, m), co, co, m);
+                double wl = interval_waste(interval_optimal(cl, m), cl, cl, m);
+                fprintf(out, "  %6.3f / %6.3f", 100 * wo, 100 * wl);
+            }
+            fprintf(out, "\n");
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -579,6 +657,8 @@ int main(int argc, char **argv)
     add_against_ratios();
     print_table(stdout);
     print_against(stdout);
+    print_tapi(stdout);
+    print_efficiency(stdout);
     print_async(stdout);
     FILE *js = fopen(argv[2], "w"), *svg = fopen(argv[3], "w");
     if (!js || !svg) {

@@ -13,12 +13,14 @@
  * before each checkpoint (an application's time step would).
  *
  *   scr-ckpt --bytes N --files F --reps R --json FILE --impl NAME
- *            --scheme NAME --label TEXT [--threads 1] [--compute-ms MS]
+ *            --scheme NAME --label TEXT [--threads 1] [--compute-ms MS] [--sleep 1]
  *
  * --threads 1 initializes MPI with MPI_THREAD_MULTIPLE (asynchronous
- * redundancy, SCR_REDUNDANCY_ASYNC=1, needs it); --compute-ms sleeps that
- * long after each checkpoint, outside the timing, as an application's
- * time step would, so background work has time to run.
+ * redundancy, SCR_REDUNDANCY_ASYNC=1, needs it); --compute-ms computes
+ * after each checkpoint, outside the timing, as an application's time step
+ * would: a loop of MS milliseconds of one CPU (calibrated in CPU time), so
+ * background work the library leaves running takes CPU from it as from an
+ * application on every core; --sleep 1 sleeps MS instead.
  *
  * Rank 0 appends one JSON line (raw samples) per metric to FILE, phase
  * "whole.NAME": ckpt_whole (s), ckpt_bw (aggregate GB/s), the slowest
@@ -55,7 +57,7 @@
 #define MAXREPS 64
 
 static struct {
-    int rank, ranks, reps, files, threads, compute_ms;
+    int rank, ranks, reps, files, threads, compute_ms, sleep;
     long long bytes;
     const char *json, *impl, *scheme, *label;
 } c = {.reps = 5,
@@ -134,6 +136,8 @@ static void parse(int argc, char **argv)
             c.threads = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--compute-ms"))
             c.compute_ms = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sleep"))
+            c.sleep = atoi(argv[i + 1]);
         else
             die(argv[i]);
     }
@@ -157,11 +161,48 @@ static int bg_seconds(double *v, int max)
     return n;
 }
 
+/* thread CPU time, which a rank sharing its CPU does not see pass while
+ * another process runs */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* the application's work: a loop of n steps the compiler cannot drop */
+static double spin(long n)
+{
+    volatile double x = 1.0;
+    for (long i = 0; i < n; i++)
+        x = x * 1.0000001 + 1e-9;
+    return x;
+}
+
+/* loop steps in one millisecond of one CPU, measured once over 50 ms */
+static double spin_per_ms(void)
+{
+    static double rate;
+    long n = 0, chunk = 100000;
+    if (rate > 0)
+        return rate;
+    double t0 = cpu_now(), t;
+    while ((t = cpu_now() - t0) < 0.05) {
+        spin(chunk);
+        n += chunk;
+    }
+    rate = (double)n / (t * 1e3);
+    return rate;
+}
+
+/* a time step: ms milliseconds of one CPU's work (--sleep: asleep) */
 static void compute(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
-    if (ms > 0)
+    if (ms > 0 && c.sleep)
         nanosleep(&ts, NULL);
+    else if (ms > 0)
+        spin((long)(spin_per_ms() * ms));
 }
 
 /* peak resident memory of this process so far (VmHWM), in MiB */

@@ -4,7 +4,8 @@
  * with --svg a chart) of every checkpoint, flush, restart and failure over
  * time.
  *
- *   scr report [--prefix DIR] [--job ID] [--html FILE | --svg FILE]
+ *   scr report [--prefix DIR] [--job ID] [--mtbf DURATION]
+ *              [--html FILE | --svg FILE]
  *
  * The log is <prefix>/.scr/log (SCR_LOG_ENABLE=1).  Exit status 1 when it
  * does not exist, cannot be read or holds no events (of job ID).
@@ -17,11 +18,12 @@
 
 #include "cmd.h"
 #include "report_html.h"
+#include "interval.h"
 #include "report_model.h"
 #include "report_text.h"
 
 typedef struct {
-    const char *prefix, *job, *html, *svg;
+    const char *prefix, *job, *html, *svg, *mtbf;
 } report_opts_t;
 
 static int report_args(int argc, char **argv, report_opts_t *o)
@@ -33,6 +35,7 @@ static int report_args(int argc, char **argv, report_opts_t *o)
                             : !strcmp(argv[i], "--job")  ? &o->job
                             : !strcmp(argv[i], "--html") ? &o->html
                             : !strcmp(argv[i], "--svg")  ? &o->svg
+                            : !strcmp(argv[i], "--mtbf") ? &o->mtbf
                                                          : NULL;
         if (!slot || i + 1 >= argc || !*argv[i + 1])
             return -1;
@@ -75,6 +78,24 @@ static int report_load(const report_opts_t *o, const char *path, rep_t *r)
     return 0;
 }
 
+/* one node's MTBF from --mtbf, else SCR_MTBF, and the job's from
+ * SCR_MTBF_JOB; -1 after saying which is malformed */
+static int report_mtbf(const report_opts_t *o, rep_t *r)
+{
+    const char *node = o->mtbf ? o->mtbf : getenv("SCR_MTBF");
+    const char *job = o->mtbf ? NULL : getenv("SCR_MTBF_JOB");
+    r->mtbf_node = node && *node ? interval_parse_seconds(node) : 0;
+    r->mtbf_job = job && *job ? interval_parse_seconds(job) : 0;
+    if (r->mtbf_node >= 0 && r->mtbf_job >= 0)
+        return 0;
+    fprintf(stderr,
+            "scr report: %s=%s: not a duration (seconds, or a number with s, m, h, d "
+            "or y)\n",
+            r->mtbf_node < 0 ? (o->mtbf ? "--mtbf" : "SCR_MTBF") : "SCR_MTBF_JOB",
+            r->mtbf_node < 0 ? node : job);
+    return -1;
+}
+
 /* the page or chart into file, through a temporary name so a reader never
  * sees half of it */
 static int report_write(const report_opts_t *o, const rep_t *r, const char *path,
@@ -114,6 +135,10 @@ int cmd_report(int argc, char **argv)
     rep_t r;
     memset(&r, 0, sizeof(r));
     if (report_load(&o, path, &r) < 0) {
+        rep_free(&r);
+        return 1;
+    }
+    if (report_mtbf(&o, &r) < 0) {
         rep_free(&r);
         return 1;
     }

@@ -109,6 +109,8 @@ typedef struct {
     long events;          /* lines that were events */
     long unknown;         /* events of a kind the model does not use */
     const char *only_job; /* NULL: every job */
+    double mtbf_node;     /* seconds, 0: not given (scr report --mtbf, SCR_MTBF) */
+    double mtbf_job;      /* the job's (SCR_MTBF_JOB), wins over mtbf_node */
 } rep_t;
 
 /* Read a log into r (zeroed first; only_job NULL for all jobs).  Returns 0,

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report_interval.h"
 #include "report_sum.h"
 #include "report_text.h"
 #include "units.h"
@@ -126,7 +127,7 @@ static void text_block(FILE *out, const rep_job_t *jobs, int n)
             s.marks[REP_MARK_INDEX]);
 }
 
-static void text_job(FILE *out, const rep_job_t *j)
+static void text_job(FILE *out, const rep_t *r, const rep_job_t *j)
 {
     char t0[32], t1[32], len[32];
     int failed = 0;
@@ -140,6 +141,7 @@ static void text_job(FILE *out, const rep_job_t *j)
             j->nruns > 1 ? j->nruns - 1 : 0, j->nruns == 2 ? "" : "es", failed, t0,
             strlen(t1) > 11 && !strncmp(t0, t1, 11) ? t1 + 11 : t1, len);
     text_block(out, j, 1);
+    report_interval(out, j, r->mtbf_node, r->mtbf_job);
 }
 
 /* many jobs: a line each, then the totals */
@@ -184,5 +186,5 @@ void report_text(FILE *out, const rep_t *r, const char *path)
         return;
     }
     for (int i = 0; i < r->njobs; i++)
-        text_job(out, &r->jobs[i]);
+        text_job(out, r, &r->jobs[i]);
 }

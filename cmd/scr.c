@@ -29,7 +29,8 @@ static const cmd_t commands[] = {
      "ID",
      "ask the flush file where datasets are (cache, prefix)"},
     {"report", cmd_report,
-     "scr report [--prefix DIR] [--job ID] [--html FILE | --svg FILE]",
+     "scr report [--prefix DIR] [--job ID] [--mtbf DURATION] [--html FILE | --svg "
+     "FILE]",
      "summarize the event log: runs, checkpoints, flushes, restarts, failures; "
      "--html writes a page with a timeline, --svg the timeline alone"},
 #ifdef SCR_HAVE_NODE_TOOLS

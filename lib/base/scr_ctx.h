@@ -113,7 +113,10 @@ typedef struct {
     int need_calls;
     double t_init;
     double t_last_ckpt;
-    double ckpt_seconds;
+    double ckpt_seconds; /* checkpoints of this run, application-visible */
+    int ckpt_count;
+    double mtbf_job;    /* SCR_MTBF(_JOB): the job's, seconds; 0: unset */
+    double mtbf_logged; /* the interval rank 0 last logged (mtbf.c) */
 } scr_ctx_t;
 
 #endif

@@ -117,6 +117,12 @@ static const param_info_t table[] = {
     {"SCR_CHECKPOINT_OVERHEAD", "0", 0, NULL,
      "SCR_Need_checkpoint says yes while checkpoints took less than this percent of the "
      "run time"},
+    {"SCR_MTBF", NULL, 0, NULL,
+     "one node's mean time between failures (seconds, or with s, m, h, d, y): "
+     "SCR_Need_checkpoint says yes at the optimal interval (Daly) for this run's "
+     "checkpoint cost and the job's MTBF (this over the node count)"},
+    {"SCR_MTBF_JOB", NULL, 0, NULL,
+     "the whole job's mean time between failures, as SCR_MTBF (wins over it)"},
     /* memory-protect API */
     {"SCR_DCP", "0", 0, NULL,
      "1: memory checkpoints write only the blocks that changed since the previous one"},

@@ -15,6 +15,7 @@
 #include "cache.h"
 #include "crcbg.h"
 #include "mem.h"
+#include "mtbf.h"
 #include "desc.h"
 #include "env.h"
 #include "evlog.h"
@@ -502,6 +503,7 @@ static int init_body(scr_ctx_t *ctx)
     }
     init_jobrec(ctx);
     ctx->flush_every = config_get_int(ctx->cfg, "SCR_FLUSH", 10);
+    mtbf_init(ctx);
     if (ctx->rank == 0 && config_get_int(ctx->cfg, "SCR_USE_CONTAINERS", 0))
         log_warn(
             "SCR_USE_CONTAINERS=1 is not supported yet: files are flushed one by one");

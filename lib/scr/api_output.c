@@ -23,6 +23,7 @@
 #include "pfs.h"
 #include "io.h"
 #include "log.h"
+#include "mtbf.h"
 #include "path.h"
 #include "red.h"
 #include "redbg.h"
@@ -442,7 +443,7 @@ static int out_complete_bypass(scr_ctx_t *ctx, int valid)
     double secs = scr_now() - ctx->out.t0;
     int checkpoint = (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0;
     if (checkpoint) {
-        ctx->ckpt_seconds += secs;
+        mtbf_checkpointed(ctx, secs);
         ctx->t_last_ckpt = scr_now();
     }
     ctx->state = SCR_STATE_IDLE;
@@ -509,7 +510,7 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
                 later ? " (redundancy in the background)" : "");
     int checkpoint = (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0;
     if (checkpoint) {
-        ctx->ckpt_seconds += secs;
+        mtbf_checkpointed(ctx, secs);
         ctx->t_last_ckpt = scr_now();
     }
     ctx->state = SCR_STATE_IDLE;
@@ -563,7 +564,10 @@ int SCR_Need_checkpoint(int *flag)
             need = 1;
         if (pct > 0 && run > 0 && ctx->ckpt_seconds / run * 100.0 < pct)
             need = 1;
-        if (every <= 0 && secs <= 0 && pct <= 0)
+        int mtbf = mtbf_need(ctx, now);
+        if (mtbf > 0)
+            need = 1;
+        if (every <= 0 && secs <= 0 && pct <= 0 && mtbf < 0)
             need = 1; /* no policy: every call says yes, as in SCR */
     }
     MPI_Bcast(&need, 1, MPI_INT, 0, ctx->comm);

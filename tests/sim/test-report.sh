@@ -88,6 +88,17 @@ check "text: it names the interrupted checkpoint" \
 	has "$out/text" "run 1 failed during dataset 3 \(step.6\)"
 check "text: 3 scavenges, 1 index" has "$out/text" "^  scavenges +3 \(1 indexed\)$"
 check "text: fits one screen" test "$(wc -l <"$out/text")" -le 24
+check "text: without an MTBF, how to get the interval" \
+	has "$out/text" "^  interval +give one node's MTBF \(scr report --mtbf 5y, or SCR_MTBF\)"
+"$scr" report --prefix "$pfs" --mtbf 5y >"$out/text5y" 2>&1
+check "scr report --mtbf 5y: the interval, a job MTBF of 5 years over its 4 nodes" \
+	has "$out/text5y" "^  interval +[0-9.]+ ?[hms0-9]* of computing between checkpoints \(Daly: checkpoint [0-9.]+ s, restart [0-9.]+ s, job MTBF 10950h00m over its nodes\): 0\.[0-9] % of the time lost$"
+SCR_MTBF_JOB=1h "$scr" report --prefix "$pfs" >"$out/text1h" 2>&1
+check "SCR_MTBF_JOB=1h: the job's own MTBF" has "$out/text1h" "job MTBF 1h00m\): [0-9.]+ % of"
+"$scr" report --prefix "$pfs" --mtbf 5w >"$out/text5w" 2>&1
+check "scr report --mtbf 5w: exit status 1" test $? -eq 1
+check "scr report --mtbf 5w: one line naming it" \
+	sh -c "grep -q '^scr report: --mtbf=5w: not a duration' '$out/text5w' && test \$(wc -l <'$out/text5w') -eq 1"
 
 # ---- the HTML page in chromium ----
 "$scr" report --prefix "$pfs" --html "$out/report.html" >/dev/null 2>"$out/html.err"
@@ -184,4 +195,33 @@ check "empty log: exit status $rc" test $rc -ne 0
 check "empty log: says so" has "$out/empty.out" "^scr report: the event log .*/empty/.scr/log is empty$"
 "$scr" report --prefix "$pfs" --job nosuchjob >"$out/nojob" 2>&1
 check "--job of no event: non-zero" test $? -ne 0
+
+# ---- SCR_MTBF: SCR_Need_checkpoint at Daly's interval for the measured
+# cost; 160 s per node over 4 nodes is a job MTBF of 40 s, and checkpoints
+# of tiny files (a few ms) give an interval near a second, steps of 50 ms
+# (a prefix of its own: sim_run runs in $pfs)
+opfs=$pfs; pfs=$opfs/mtbf; mp=$pfs
+mkdir -p "$pfs"
+SIM_ENV=(-x SCR_COPY_TYPE=SINGLE -x SCR_FLUSH=0 -x SCR_LOG_ENABLE=1 -x SCR_MTBF=160)
+job_run() { local SIM_JOB_ID=$1; shift; sim_run "$@"; }
+check "SCR_MTBF: the run finishes" \
+	job_run 4300 "$out/mtbf" "$SURV" "$ex" --steps 40 --every 1 --sleep-ms 50 --size 1000
+check "SCR_MTBF: rank 0 says the interval, the cost and the job's MTBF" \
+	has "$out/mtbf" "SCR_MTBF: a checkpoint every [0-9.]+ s of computing \(checkpoints cost [0-9.]+ s, the job fails every 40 s on average\)"
+check "SCR_MTBF: the first step checkpoints (no cost known yet)" \
+	has "$mp/.scr/log" "event=DATASET_START .*dset=1 name=step.1 "
+# every checkpoint after the first starts no sooner than the interval last
+# logged (within the tenth it may move unlogged) after the previous ended
+check "SCR_MTBF: checkpoints keep the interval, and there are several" awk '
+	/event=INTERVAL/ { match($0, / secs=[0-9.]+/); tau = substr($0, RSTART + 6, RLENGTH - 6) }
+	/event=DATASET_(START|END)/ { match($0, / time=[0-9.]+/); t = substr($0, RSTART + 6, RLENGTH - 6) }
+	/event=DATASET_END/ { end = t; n++ }
+	/event=DATASET_START/ && end != "" && t - end < 0.9 * tau { bad++; print "too soon:", t - end, tau }
+	END { exit !(bad == 0 && n >= 2 && n < 40 && tau > 0) }' "$mp/.scr/log"
+SIM_ENV=(-x SCR_MTBF=5w)
+check "SCR_MTBF=5w: the run finishes" \
+	job_run 4301 "$out/mtbf5w" "$SURV" "$ex" --steps 2 --size 1000
+check "SCR_MTBF=5w: one line naming it" \
+	sh -c "test \$(grep -c 'SCR_MTBF=5w: not a duration (seconds, or a number with s, m, h, d or y); ignored' '$out/mtbf5w') -eq 1"
+pfs=$opfs
 finish

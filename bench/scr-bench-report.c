@@ -596,6 +596,36 @@ static void print_tapi(FILE *out)
         }
 }
 
+/* issue 39, item 1: restarts side by side (bench/run's restarts, scr-ckpt
+ * --restart): MPI_Init to the end of SCR_Complete_restart on the slowest
+ * rank, from the cache, after a lost node (rebuild) and from the prefix
+ * (fetch), and SCR_Init's share */
+static void print_restarts(FILE *out)
+{
+    static const char *const kinds[] = {"cache", "rebuild", "fetch"};
+    int any = 0;
+    for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++)
+        for (int k = 0; k < 3; k++) {
+            char m[40], mi[48];
+            snprintf(m, sizeof(m), "restart_%s_s", kinds[k]);
+            snprintf(mi, sizeof(mi), "restart_%s_init_s", kinds[k]);
+            double o = median_of("whole.ours", against[t].scheme, m);
+            double l = median_of("whole.llnl", against[t].scheme, m);
+            if (o <= 0 || l <= 0)
+                continue;
+            if (!any++)
+                fprintf(out, "\nrestart, MPI_Init to the end of SCR_Complete_restart "
+                             "(median seconds; LLNL over ours; SCR_Init's share):\n");
+            fprintf(out,
+                    "  %-8s %-8s ours %7.3f  LLNL %7.3f: %5.2fx (>= 1.5 %s)  SCR_Init "
+                    "ours %.3f, LLNL %.3f\n",
+                    against[t].scheme, kinds[k], o, l, l / o,
+                    l / o >= 1.5 ? "met" : "MISSED",
+                    median_of("whole.ours", against[t].scheme, mi),
+                    median_of("whole.llnl", against[t].scheme, mi));
+        }
+}
+
 /* a checkpoint's cost for the efficiency table: test_api's back-to-back
  * median when it ran, else scr-ckpt's whole checkpoint; -1 for none */
 static double eff_cost(const char *impl, const char *scheme)
@@ -658,6 +688,7 @@ int main(int argc, char **argv)
     print_table(stdout);
     print_against(stdout);
     print_tapi(stdout);
+    print_restarts(stdout);
     print_efficiency(stdout);
     print_async(stdout);
     FILE *js = fopen(argv[2], "w"), *svg = fopen(argv[3], "w");

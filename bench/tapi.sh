@@ -72,3 +72,4 @@ tapi() {
 		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
 	if [ -n "$log" ]; then echo "== test_api $impl $mode $scheme" >>"$log"; cat "$lines.out" >>"$log"; fi
 }
+

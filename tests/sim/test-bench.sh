@@ -44,12 +44,17 @@ check "SINGLE: the bare floor is a checkpoint of the writes and two agreements" 
 check "SINGLE: each repetition's whole checkpoint over its own bare one, both libraries" \
 	grep -Eq "whole checkpoint over its own bare one, moments apart: ours [0-9.]+x, LLNL [0-9.]+x" "$out"
 check "whole_over_bare from each SINGLE launch" \
-	test "$(grep -Ec '"scheme":"SINGLE".*"metric":"whole_over_bare"' "$results/results.json")" = 2
+	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"scheme":"SINGLE".*"metric":"whole_over_bare"' "$results/results.json")" = 2
 check "XOR4: each repetition's Complete over its own bare work, both libraries" \
 	grep -Eq "over its own bare work, moments apart: ours [0-9.]+x, LLNL [0-9.]+x" "$out"
 check "complete_over_bare from each XOR4 launch, SINGLE's none" \
-	test "$(grep -Ec '"scheme":"XOR4".*"metric":"complete_over_bare"' \
+	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"scheme":"XOR4".*"metric":"complete_over_bare"' \
 		"$results/results.json")" = 2 -a \
-	"$(grep -c '"metric":"complete_over_bare"' "$results/results.json")" = 2
+	"$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"complete_over_bare"' "$results/results.json")" = 2
+check "restarts side by side: SINGLE from the cache and the prefix, XOR4 also rebuilt" \
+	test "$(grep -Ec '^  (SINGLE   (cache|fetch)|XOR4     (cache|rebuild|fetch)) +ours +[0-9.]+ +LLNL +[0-9.]+: ' "$out")" = 5
+check "each restart's SCR_Init recorded, both libraries" \
+	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_(cache|rebuild|fetch)_init_s"' \
+		"$results/results.json")" = 10
 [ "$fail" = 0 ] || tail -40 "$out"
 finish

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # bench/tapi.sh: SCR 3.1's own benchmark, examples/test_api.c, as a
 # standard case of bench/run --against (sourced by bench/run, which sets
-# simnode, sim, pfs, build, top, lines, cache, extra, bytes, reps).
+# simnode, sim, pfs, build, top, lines, cache, extra, bytes, reps, n and
+# wipe_nodes).
 #
 # test_api is built unchanged from the directory that holds SCR 3.1's
 # examples (test_api.c, test_common.c, test_common.h; never part of this
@@ -52,13 +53,13 @@ tapi_emit() {
 # tapi IMPL MODE JOB HOSTS NP SCHEME LABEL ENV...: one launch of test_api
 # (MODE b2b: back to back; busy: $tapi_w Allreduce iterations between)
 tapi() {
-	local impl=$1 mode=$2 job=$3 h=$4 np=$5 scheme=$6 label=$7 i wp t0 t1 bin args
+	local impl=$1 mode=$2 job=$3 h=$4 np=$5 scheme=$6 label=$7 wp t0 t1 bin args
 	shift 7
 	bin=$tapi_ours
 	[ "$impl" = ours ] || bin=$tapi_llnl
 	args=(-s "$bytes" -t "$reps")
 	[ "$mode" = b2b ] || args+=(-w "$tapi_w" -k 2)
-	for i in $(seq 1 $((n + 1))); do "$simnode" wipe "$sim" "node$i"; done
+	wipe_nodes
 	wp=$(mktemp -d /var/tmp/scr-bench-tapi.XXXXXX)
 	t0=$(date +%s.%N)
 	(cd "$wp" && timeout 900 "$simnode" mpirun "$sim" -np "$np" --host "$h" \

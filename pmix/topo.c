@@ -111,7 +111,8 @@ static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
     return 0;
 }
 
-int topo_create(MPI_Comm comm, int use_pmix, topo_t *topo, char *err, int errlen)
+int topo_create(MPI_Comm comm, int use_pmix, int whole, topo_t *topo, char *err,
+                int errlen)
 {
     memset(topo, 0, sizeof(*topo));
     topo->comm_node = MPI_COMM_NULL;
@@ -128,9 +129,6 @@ int topo_create(MPI_Comm comm, int use_pmix, topo_t *topo, char *err, int errlen
         topo->source = "mpi";
         gethostname(topo->hostname, sizeof(topo->hostname) - 1);
     }
-    int cmp = MPI_UNEQUAL;
-    MPI_Comm_compare(comm, MPI_COMM_WORLD, &cmp);
-    int whole = cmp == MPI_IDENT || cmp == MPI_CONGRUENT;
     if (topo_split(comm, !whole || strcmp(topo->source, "mpi") == 0, topo) < 0) {
         snprintf(err, (size_t)errlen, "cannot build the node communicator");
         return -1;

@@ -23,9 +23,12 @@ typedef struct {
     const char *source; /* "pmix" or "mpi" */
 } topo_t;
 
-/* Collective over comm; use_pmix = 0 skips PMIx (SCR_TOPOLOGY=mpi).
- * Returns 0, or -1 with a message in err. */
-int topo_create(MPI_Comm comm, int use_pmix, topo_t *topo, char *err, int errlen);
+/* Collective over comm; use_pmix = 0 skips PMIx (SCR_TOPOLOGY=mpi); whole
+ * says comm holds the whole job, whose node counts PMIx gives (for a
+ * smaller communicator they come from comm itself).  Returns 0, or -1 with
+ * a message in err. */
+int topo_create(MPI_Comm comm, int use_pmix, int whole, topo_t *topo, char *err,
+                int errlen);
 void topo_free(topo_t *topo);
 
 #endif

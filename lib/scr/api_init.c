@@ -470,8 +470,8 @@ static int init_body(scr_ctx_t *ctx)
     log_set_debug(ctx->rank == 0 ? ctx->debug : 0);
     init_progress(ctx);
     const char *src = config_get(ctx->cfg, "SCR_TOPOLOGY", NULL);
-    int ok = topo_create(ctx->comm, !src || strcmp(src, "mpi") != 0, &ctx->topo, terr,
-                         sizeof(terr)) == 0;
+    int ok = topo_create(ctx->comm, !src || strcmp(src, "mpi") != 0, ctx->whole,
+                         &ctx->topo, terr, sizeof(terr)) == 0;
     if (!ok)
         errprintf(&err, "%s", terr);
     if (!scr_agree(ctx, ok, "SCR_Init", &err))

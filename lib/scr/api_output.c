@@ -444,7 +444,6 @@ static int out_complete_bypass(scr_ctx_t *ctx, int valid)
     int checkpoint = (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0;
     if (checkpoint) {
         mtbf_checkpointed(ctx, secs);
-        ctx->t_last_ckpt = scr_now();
     }
     ctx->state = SCR_STATE_IDLE;
     if (all)
@@ -511,7 +510,6 @@ int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
     int checkpoint = (ctx->out.flags & SCR_FLAG_CHECKPOINT) != 0;
     if (checkpoint) {
         mtbf_checkpointed(ctx, secs);
-        ctx->t_last_ckpt = scr_now();
     }
     ctx->state = SCR_STATE_IDLE;
     if (ctx->rank == 0)

@@ -7,6 +7,7 @@
 #include "interval.h"
 #include "log.h"
 #include "mtbf.h"
+#include "units.h"
 
 static double mtbf_setting(scr_ctx_t *ctx, const char *name)
 {
@@ -35,6 +36,7 @@ void mtbf_checkpointed(scr_ctx_t *ctx, double secs)
 {
     ctx->ckpt_seconds += secs;
     ctx->ckpt_count++;
+    ctx->t_last_ckpt = scr_now();
 }
 
 int mtbf_need(scr_ctx_t *ctx, double now)

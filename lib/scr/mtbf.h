@@ -24,7 +24,8 @@ void mtbf_init(scr_ctx_t *ctx);
  * a checkpoint is due, 0 when not */
 int mtbf_need(scr_ctx_t *ctx, double now);
 
-/* a checkpoint of `secs` seconds completed (every rank) */
+/* a checkpoint of `secs` seconds completed now (every rank): its cost, and
+ * the time the next interval counts from (SCR_CHECKPOINT_SECONDS too) */
 void mtbf_checkpointed(scr_ctx_t *ctx, double secs);
 
 #endif

@@ -12,9 +12,10 @@
 #include "io.h"
 #include "log.h"
 
-/* one file: -1 with a reason when it cannot be trusted */
+/* one file: -1 with a reason when it cannot be trusted; its bytes are read
+ * for their CRC32 only with crc set */
 static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t *meta,
-                          char *why, size_t len)
+                          int crc, char *why, size_t len)
 {
     struct stat st;
     uint64_t size;
@@ -32,7 +33,7 @@ static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t
         return snprintf(why, len, "%s: size %lld, expected %llu", path,
                         (long long)st.st_size, (unsigned long long)size),
                -1;
-    if (kvtree_util_get_crc32(meta, "CRC", &want) == 0) {
+    if (crc && kvtree_util_get_crc32(meta, "CRC", &want) == 0) {
         scr_error_t err;
         if (io_file_crc(path, &got, NULL, &err) < 0)
             return snprintf(why, len, "%s", err.text), -1;
@@ -45,18 +46,26 @@ static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t
     return 0;
 }
 
-/* check every file of a holding, set USER_OK and PARITY_OK */
+/* Check every file of a holding, set USER_OK and PARITY_OK.  A partner
+ * copy's bytes are not read here: it is used only when the original is
+ * lost, and its CRC32 is checked then (CRC_LATER: rebuild.c, xfer.c).
+ * Reading them at every restart cost a PARTNER restart from cache more than
+ * all else (bench/README.md). */
 static void inv_verify(const scr_ctx_t *ctx, kvtree_t *h)
 {
-    int owner = -1, files = -1, users = 0, user_ok = 1, parity_ok = 0;
+    int owner = -1, writer = -1, files = -1, users = 0, user_ok = 1, parity_ok = 0;
     kvtree_util_get_int(h, "OWNER", &owner);
+    kvtree_util_get_int(h, "WRITER", &writer);
     kvtree_util_get_int(h, "FILES", &files);
+    int crc = owner == writer;
+    if (!crc)
+        kvtree_util_set_int(h, "CRC_LATER", 1);
     kvtree_t *list = kvtree_get(h, "FILE");
     for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
         const char *type = kvtree_get_val(kvtree_elem_tree(e), "TYPE");
         int is_user = type && strcmp(type, FM_TYPE_USER) == 0;
         char why[4400];
-        int good = inv_check_file(ctx, kvtree_elem_key(e), kvtree_elem_tree(e), why,
+        int good = inv_check_file(ctx, kvtree_elem_key(e), kvtree_elem_tree(e), crc, why,
                                   sizeof(why)) == 0;
         if (!good)
             log_warn("%s (a file of rank %d): it will be restored from redundancy", why,

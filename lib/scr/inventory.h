@@ -5,11 +5,12 @@
  * directory; each (filemap, dataset, rank) entry is a holding: a copy of one
  * rank's files (the original, or a PARTNER copy).  Every file of a holding
  * is checked: inside this job's cache, a regular file of the recorded size,
- * complete, and with the recorded CRC32.  A damaged file makes its holding
- * unusable, so the data is taken from another copy or rebuilt.
+ * complete, and (the owner's own files) with the recorded CRC32.  A damaged
+ * file makes its holding unusable, so the data is taken from another copy or
+ * rebuilt.  A partner copy's CRC32 is checked when it is used (CRC_LATER).
  *
  * Holding (kvtree): DSET OWNER WRITER FILES FILE{path->meta} DSETDESC
- * REDDESC(only from the owner's own filemap) USER_OK PARITY_OK.
+ * REDDESC(only from the owner's own filemap) USER_OK PARITY_OK CRC_LATER.
  */
 #ifndef SCR_INVENTORY_H
 #define SCR_INVENTORY_H

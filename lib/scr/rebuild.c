@@ -74,6 +74,45 @@ static kvtree_t *rb_choose(rb_t *rb, int id, const char **key)
     return best;
 }
 
+/* A partner copy's bytes were not read by the inventory (CRC_LATER): before
+ * the owner takes one on its own node, each file must match its recorded
+ * CRC32.  A copy that travels is checked on arrival (xfer.c); the owner
+ * chooses one only when its original is lost, so there is no other. */
+static int rb_check_later(const kvtree_t *h, scr_error_t *err)
+{
+    int later = 0;
+    kvtree_util_get_int(h, "CRC_LATER", &later);
+    kvtree_t *files = kvtree_get(h, "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); later && e; e = kvtree_elem_next(e)) {
+        uint32_t want, got;
+        if (kvtree_util_get_crc32(kvtree_elem_tree(e), "CRC", &want) < 0)
+            continue;
+        if (io_file_crc(kvtree_elem_key(e), &got, NULL, err) < 0)
+            return -1;
+        if (got != want)
+            return errprintf(err, "%s: CRC32 mismatch (recorded 0x%08x, found 0x%08x)",
+                             kvtree_elem_key(e), want, got);
+    }
+    return 0;
+}
+
+/* rb_choose, passing over a partner copy on this node that fails its check */
+static kvtree_t *rb_choose_checked(rb_t *rb, int id, const char **key)
+{
+    kvtree_t *h;
+    while ((h = rb_choose(rb, id, key))) {
+        const char *host = kvtree_get_val(h, "HOST");
+        scr_error_t err;
+        if (!host || strcmp(host, rb->ctx->topo.hostname) != 0 ||
+            rb_check_later(h, &err) == 0)
+            return h;
+        log_warn("%s (a copy of rank %d's files): it will be restored from another",
+                 err.text, rb->ctx->rank);
+        kvtree_util_set_int(h, "USER_OK", 0);
+    }
+    return NULL;
+}
+
 /* any dataset or redundancy descriptor an offer carries */
 static kvtree_t *rb_any_desc(rb_t *rb, int id, const char *which)
 {
@@ -253,12 +292,22 @@ static int rb_move_local(scr_ctx_t *ctx, int id, const kvtree_t *h, const char *
     return rc;
 }
 
+/* a holding's key on its holder ("<holder>.<k>" -> "<k>"), or NULL */
+static const char *rb_local_key(const kvtree_t *o)
+{
+    const char *k = kvtree_get_val(o, "KEY");
+    const char *dot = k ? strchr(k, '.') : NULL;
+    return dot ? dot + 1 : NULL;
+}
+
 /* Holders learn who wants which holding.  An owner on the holder's node
  * moves the files itself (the holder keeps them: KEEP); remote owners get a
- * round each, in which the holder streams the files to them.  Returns the
- * number of rounds; *my_round is when this owner receives (-1: never). */
-static int rb_schedule(rb_t *rb, const char *key, int holder, int local, kvtree_t *sends,
-                       int *my_round)
+ * round each, in which the holder streams the files to them.  An owner may
+ * also ask that its partner copy stay where it is (pkey on pholder: KEEP
+ * too).  Returns the number of rounds; *my_round is when this owner
+ * receives (-1: never). */
+static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const char *pkey,
+                       int pholder, kvtree_t *sends, int *my_round)
 {
     scr_ctx_t *ctx = rb->ctx;
     kvtree_t *req = kvtree_new(), *got = kvtree_new(), *rep = kvtree_new(),
@@ -268,27 +317,35 @@ static int rb_schedule(rb_t *rb, const char *key, int holder, int local, kvtree_
         kvtree_util_set_str(r, "KEY", key);
         kvtree_util_set_int(r, "LOCAL", local);
     }
+    if (pkey)
+        kvtree_util_set_str(kvtree_setf(req, NULL, "%d KEEP %d", pholder, ctx->rank),
+                            "KEY", pkey);
     kvtree_exchange(req, got, ctx->comm);
     int nsend = 0;
     for (kvtree_elem_t *f = kvtree_first(got); f; f = kvtree_elem_next(f)) {
+        kvtree_t *keeps = kvtree_get(kvtree_elem_tree(f), "KEEP");
+        for (kvtree_elem_t *o = kvtree_first(keeps); o; o = kvtree_elem_next(o)) {
+            const char *k = rb_local_key(kvtree_elem_tree(o));
+            if (k && kvtree_get(rb->inv, k))
+                kvtree_setf(sends, NULL, "KEEP %s", k);
+        }
         kvtree_t *reqs = kvtree_get(kvtree_elem_tree(f), "REQ");
         for (kvtree_elem_t *o = kvtree_first(reqs); o; o = kvtree_elem_next(o)) {
             int owner, is_local = 0;
-            const char *k = kvtree_get_val(kvtree_elem_tree(o), "KEY");
-            const char *dot = k ? strchr(k, '.') : NULL;
-            kvtree_t *h = dot ? kvtree_get(rb->inv, dot + 1) : NULL;
+            const char *k = rb_local_key(kvtree_elem_tree(o));
+            kvtree_t *h = k ? kvtree_get(rb->inv, k) : NULL;
             kvtree_elem_key_int(o, &owner);
             kvtree_util_get_int(kvtree_elem_tree(o), "LOCAL", &is_local);
             if (!h)
                 continue;
             if (is_local) {
-                kvtree_setf(sends, NULL, "KEEP %s", dot + 1);
+                kvtree_setf(sends, NULL, "KEEP %s", k);
                 continue;
             }
             kvtree_setf(rep, NULL, "%d ROUND %d", owner, nsend);
             kvtree_t *sd = kvtree_setf(sends, kvtree_dup(h), "ROUND %d", nsend);
             kvtree_util_set_int(sd, "TO", owner);
-            kvtree_setf(sends, NULL, "SENT %s", dot + 1);
+            kvtree_setf(sends, NULL, "SENT %s", k);
             nsend++;
         }
     }
@@ -412,12 +469,61 @@ static void rb_share_descs(rb_t *rb, kvtree_t *red, kvtree_t *dset)
     kvtree_delete(&recv);
 }
 
-/* bring this rank's copy home: returns 1 if its files are now in place */
-static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
+/* PARTNER: the offer of this rank's partner copy that can stay where it is
+ * (its right neighbour in the set holds it, on the node where that
+ * neighbour runs now, which is not this rank's node), or NULL */
+static kvtree_t *rb_partner_offer(rb_t *rb, int id, const reddesc_t *rd, const char **key)
+{
+    scr_ctx_t *ctx = rb->ctx;
+    int n = rd->set_size, right = (rd->set_rank + 1) % n,
+        left = (rd->set_rank + n - 1) % n;
+    char rhost[sizeof(ctx->topo.hostname)] = "";
+    MPI_Sendrecv(ctx->topo.hostname, (int)sizeof(rhost), MPI_CHAR, left, 0, rhost,
+                 (int)sizeof(rhost), MPI_CHAR, right, 0, rd->comm, MPI_STATUS_IGNORE);
+    rhost[sizeof(rhost) - 1] = '\0';
+    if (strcmp(rhost, ctx->topo.hostname) == 0)
+        return NULL;
+    kvtree_t *offers = kvtree_getf(rb->offers, "%d", id);
+    for (kvtree_elem_t *e = kvtree_first(offers); e; e = kvtree_elem_next(e)) {
+        kvtree_t *h = kvtree_elem_tree(e);
+        int ok = 0, writer = -1;
+        const char *host = kvtree_get_val(h, "HOST");
+        kvtree_util_get_int(h, "USER_OK", &ok);
+        kvtree_util_get_int(h, "WRITER", &writer);
+        if (ok && writer == rd->members[right] && host && strcmp(host, rhost) == 0) {
+            *key = kvtree_elem_key(e);
+            return h;
+        }
+    }
+    return NULL;
+}
+
+/* Collective over a PARTNER set: 1 if every member's own files are home
+ * from its original and its partner copy can stay (rb_partner_offer).  The
+ * set then keeps its copies: nothing is sent again.  *pkey and *pholder
+ * name this rank's copy, for its holder to keep. */
+static int rb_partner_keep(rb_t *rb, int id, const reddesc_t *rd, int home,
+                           const char **pkey, int *pholder)
+{
+    if (!rd || rd->type != RED_PARTNER || rd->comm == MPI_COMM_NULL || rd->set_size < 2)
+        return 0;
+    kvtree_t *h = rb_partner_offer(rb, id, rd, pkey);
+    int mine = home && h, all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, rd->comm);
+    if (all)
+        kvtree_util_get_int(h, "HOLDER", pholder);
+    return all;
+}
+
+/* Bring this rank's copy home: returns 1 if its files are now in place.
+ * *kept: this rank's PARTNER set kept its partner copies (rb_partner_keep;
+ * rd, when not NULL, is how the dataset was protected). */
+static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
+                         int *kept, scr_error_t *err)
 {
     scr_ctx_t *ctx = rb->ctx;
     const char *key = NULL;
-    kvtree_t *h = dir ? rb_choose(rb, id, &key) : NULL;
+    kvtree_t *h = dir ? rb_choose_checked(rb, id, &key) : NULL;
     int holder = -1, local = 0, ok = h != NULL;
     if (h) {
         const char *host = kvtree_get_val(h, "HOST");
@@ -430,9 +536,15 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, scr_error_t *err)
         kvtree_util_get_int(h, "FILES", &files);
         kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", files);
     }
+    const char *pkey = NULL;
+    int pholder = -1, writer = -1;
+    if (h)
+        kvtree_util_get_int(h, "WRITER", &writer);
+    *kept =
+        rb_partner_keep(rb, id, rd, h && local && writer == ctx->rank, &pkey, &pholder);
     kvtree_t *sends = kvtree_new();
-    int my_round,
-        rounds = rb_schedule(rb, h ? key : NULL, holder, local, sends, &my_round);
+    int my_round, rounds = rb_schedule(rb, h ? key : NULL, holder, local,
+                                       *kept ? pkey : NULL, pholder, sends, &my_round);
     int master = kvtree_size(rb->inv) > 0;
     if (master)
         rb_drop_copies(rb, id, sends, 0);
@@ -478,9 +590,15 @@ static void rb_forget_own(scr_ctx_t *ctx, int id)
     kvtree_delete(&ranks);
 }
 
+/* what a dataset's rebuild did, over all ranks */
+typedef struct {
+    int rebuilt; /* ranks whose files were lost */
+    int kept;    /* ranks whose partner copy stayed where it was */
+} rb_tally_t;
+
 /* One dataset: distribute, recover, restore redundancy.  Collective.
  * Returns 0, -1 (cannot be rebuilt) or -2 (never completed). */
-static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
+static int rb_dataset(rb_t *rb, int id, rb_tally_t *tally, scr_error_t *err)
 {
     scr_ctx_t *ctx = rb->ctx;
     kvtree_t *red = kvtree_dup(rb_any_desc(rb, id, "REDDESC"));
@@ -516,20 +634,27 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
                   id);
     filemap_set_desc(ctx->filemap, id, "DSETDESC", dset);
     filemap_set_desc(ctx->filemap, id, "REDDESC", red);
-    /* collective: every rank takes part, with or without a usable directory */
-    int have = rb_distribute(rb, id, ok ? dir : NULL, err) && ok;
     reddesc_t rd;
-    scr_error_t e2;
-    if (reddesc_from_kvtree(ctx, kvtree_size(red) ? red : NULL, &rd, ok ? err : &e2) < 0)
+    scr_error_t rderr;
+    int rd_ok = reddesc_from_kvtree(ctx, kvtree_size(red) ? red : NULL, &rd, &rderr) == 0;
+    /* collective: every rank takes part, with or without a usable directory */
+    int kept = 0;
+    int have =
+        rb_distribute(rb, id, ok ? dir : NULL, rd_ok ? &rd : NULL, &kept, err) && ok;
+    if (!rd_ok) {
+        if (ok)
+            *err = rderr;
         ok = 0;
-    int need = !have, lost;
-    MPI_Allreduce(&need, &lost, 1, MPI_INT, MPI_SUM, ctx->comm);
-    *rebuilt = lost;
+    }
+    int need = !have, mine[2] = {need, kept}, sums[2];
+    MPI_Allreduce(mine, sums, 2, MPI_INT, MPI_SUM, ctx->comm);
+    tally->rebuilt = sums[0];
+    tally->kept = sums[1];
     if (red_all(ctx->comm, ok)) {
         /* a reason already given (why the files are not here) is the one */
         scr_error_t later;
         ok = red_recover(ctx, &rd, id, dir, need, err->text[0] ? &later : err) == 0;
-        if (ok && rd.type == RED_PARTNER)
+        if (ok && rd.type == RED_PARTNER && !kept)
             ok = red_partner_apply(ctx, &rd, id, dir, 0, err) == 0;
     } else {
         ok = 0;
@@ -539,7 +664,7 @@ static int rb_dataset(rb_t *rb, int id, int *rebuilt, scr_error_t *err)
     kvtree_delete(&dset);
     if (!red_all(ctx->comm, ok))
         return -1;
-    if (*rebuilt > 0) /* the lost files are back, nothing records it yet */
+    if (tally->rebuilt > 0) /* the lost files are back, nothing records it yet */
         fault_point("rebuild.recovered", ctx->rank);
     kvtree_util_set_int(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "COMPLETE", 1);
     return 0;
@@ -589,6 +714,21 @@ static void rb_drop_old_maps(scr_ctx_t *ctx, const kvtree_t *maps)
     free(local);
 }
 
+/* rank 0: dataset id is ready */
+static void rb_log_ready(const scr_ctx_t *ctx, int id, const rb_tally_t *t)
+{
+    if (ctx->rank != 0)
+        return;
+    const char *name =
+        kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
+    char kept[96] = "";
+    if (t->kept > 0)
+        snprintf(kept, sizeof(kept), ", the partner copies of %d rank%s kept in place",
+                 t->kept, t->kept == 1 ? "" : "s");
+    log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt%s", id,
+            name ? name : "?", t->rebuilt, t->rebuilt == 1 ? "" : "s", kept);
+}
+
 int rebuild_cache(scr_ctx_t *ctx)
 {
     int node_rank;
@@ -601,20 +741,17 @@ int rebuild_cache(scr_ctx_t *ctx)
     double t0 = scr_now();
     while ((id = rb_next_id(&rb, id)) >= 0) {
         scr_error_t err = {""};
-        int rebuilt = 0;
+        rb_tally_t tally = {0, 0};
         double t1 = scr_now();
-        int rc = rb_dataset(&rb, id, &rebuilt, &err);
+        int rc = rb_dataset(&rb, id, &tally, &err);
         if (ctx->rank == 0)
             evlog_event(ctx, "REBUILD",
-                        "dset=%d lost_ranks=%d secs=%.3f ok=%d never_completed=%d", id,
-                        rebuilt, scr_now() - t1, rc == 0, rc == -2);
+                        "dset=%d lost_ranks=%d secs=%.3f ok=%d never_completed=%d "
+                        "kept_copies=%d",
+                        id, tally.rebuilt, scr_now() - t1, rc == 0, rc == -2, tally.kept);
         if (rc == 0) {
             kept++;
-            const char *name =
-                kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
-            if (ctx->rank == 0)
-                log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt",
-                        id, name ? name : "?", rebuilt, rebuilt == 1 ? "" : "s");
+            rb_log_ready(ctx, id, &tally);
         } else if (rc == -2) {
             if (ctx->rank == 0)
                 log_msg("%s; deleting it from cache", err.text);

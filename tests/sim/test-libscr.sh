@@ -11,7 +11,8 @@
 #  (c) two nodes of one set lost: XOR says it cannot recover (no hang), RS
 #      with SET_FAILURES=2 rebuilds
 #  (d) one flipped byte in a cached file: caught by CRC32, repaired (SINGLE
-#      falls back to the older checkpoint)
+#      falls back to the older checkpoint); PARTNER: in a partner copy, which
+#      a restart reads only when it uses it (restart from cache keeps copies)
 #  (e) every rank killed in the middle of a checkpoint: the next run restarts
 #      from the previous complete one
 #  (f) SINGLE, whose CRC pass runs after SCR_Complete_output returns: killed
@@ -111,6 +112,39 @@ else
 		sim_run "$out/d2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 2
 fi
 check "$scheme (d): the damage was caught by CRC32" has "$out/d2" "rank_2_f1.dat: CRC32 mismatch"
+
+# ---- (d) PARTNER: a flipped byte in a partner copy ----
+# A restart reads partner copies only when it uses them: on the owner's own
+# node before it takes one, on arrival when one travels.
+if [ "$scheme" = PARTNER ]; then
+	check "$scheme (a): the restart kept every partner copy where it was" \
+		has "$out/a2" "dataset 3 \(step.6\) ready, 0 ranks rebuilt, the partner copies of 8 ranks kept in place"
+	shm=$("$simnode" shm "$sim_dir")
+	copy=$(find "$shm" -path '*scr.dataset.3/.partner.0/*rank_0_f1.dat')
+	check "$scheme (d): found rank 0's partner copy" test -n "$copy"
+	holder=${copy#"$shm"/} holder=${holder%%/*}
+	printf '\xff' | dd of="$copy" bs=1 seek=1000 conv=notrunc status=none
+	# rank 0 now starts on the node of its copy, its original one node away
+	REMAP=$(echo "$ALL" | sed "s/node1:/@:/; s/$holder:/node1:/; s/@:/$holder:/")
+	check "$scheme (d): rank 0 relaunched beside its damaged copy ($REMAP) restarts at step 6" \
+		sim_run "$out/d3" "$REMAP" "$ex" --steps 8 --size 300000 --expect-restart 6
+	check "$scheme (d): the copy was checked before use and passed over" \
+		has "$out/d3" "rank_0_f1.dat: CRC32 mismatch .* \(a copy of rank 0's files\): it will be restored from another"
+	check "$scheme (d): every byte verified" has "$out/d3" "restarted from step.6, every byte verified"
+
+	sim_setup 5
+	check "$scheme (d): first run" sim_run "$out/d4" "$ALL" "$ex" --steps 4 --size 300000
+	shm=$("$simnode" shm "$sim_dir")
+	copy=$(find "$shm" -path '*scr.dataset.2/.partner.2/*rank_2_f1.dat')
+	check "$scheme (d): found rank 2's partner copy" test -n "$copy"
+	printf '\xff' | dd of="$copy" bs=1 seek=1000 conv=notrunc status=none
+	"$simnode" kill "$sim_dir" node2
+	"$simnode" wipe "$sim_dir" node2
+	check "$scheme (d): rank 2's node lost with its copy damaged: restart at step 2" \
+		sim_run "$out/d5" "${ALL/node2/node5}" "$ex" --steps 4 --size 300000 --expect-restart 2
+	check "$scheme (d): the copy was caught on arrival" \
+		has "$out/d5" "rank_2_f1.dat: CRC32 0x[0-9a-f]* after transfer, expected"
+fi
 
 # ---- (e) killed in the middle of a checkpoint ----
 sim_setup 4

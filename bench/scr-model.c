@@ -869,6 +869,11 @@ static int step_r2f_lookup(const model_case_t *c, long n, result_t *r)
             const char *rel = kvtree_elem_key(e);
             if (strcmp(rel, "root") == 0)
                 rel = kvtree_get_val(level, "root");
+            char path[4700];
+            struct stat st;
+            snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
+            if (!c->tree_whole && stat(path, &st) < 0)
+                continue; /* a file the capped write left out */
             kvtree_t *ranks = kvtree_new(), *ptrs = kvtree_new();
             rc = lookup_one(dsetdir, rel, ranks, ptrs, &b);
             r->m[M_READ] += b;
@@ -1458,9 +1463,10 @@ typedef struct {
 } series_t;
 
 /* the n^2 coefficients a series found, per step, job size, rpn and metric:
- * a case with more files per rank, whose sizes are too small to show the
- * square (its cost is the files'), takes the one of 1 file per rank (the
- * square comes from loops over ranks, not files) */
+ * a case with more files per rank, whose sizes stay too small to show the
+ * square (its cost is the files'), takes the one of 1 file per rank, which
+ * reached sizes where the square shows (it comes from loops over ranks,
+ * not files) */
 typedef struct {
     char step[32];
     long ranks;
@@ -1508,7 +1514,8 @@ static double series_fit(const series_t *s, const result_t *r, int metric, doubl
         return tree > m2 ? tree : m2;
     if (growth == 1)
         return m2 * target / n2;
-    if (n1 > 0 && n1 < n2) {
+    double lc = r->fpr == 1 ? -1 : learned_get(s->step, r->ranks, r->rpn, metric);
+    if (n1 > 0 && n1 < n2 && lc <= 0) {
         double c = (m2 / n2 - m1 / n1) / (n2 - n1), a = m1 / n1 - c * n1;
         if (c > 0 && c * n2 * n2 >= 0.1 * m2) {
             if (a < 0) {
@@ -1521,7 +1528,7 @@ static double series_fit(const series_t *s, const result_t *r, int metric, doubl
             return a * target + c * target * target;
         }
     }
-    double c = learned_get(s->step, r->ranks, r->rpn, metric);
+    double c = lc > 0 ? lc : learned_get(s->step, r->ranks, r->rpn, metric);
     if (c > 0) {
         double a = (m2 - c * n2 * n2) / n2;
         *kind = "c_from_fpr1";

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_nodelist.c - expand, compress, minus, intersect */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,56 @@ static int compresses_to(const char *in, const char *want)
     return r;
 }
 
+/* minus and intersect keep a's order and drop a's repeats */
+static void check_filter_order(void)
+{
+    nodelist_t *a = nodelist_from_str("n5,n1,n5,n3,n2,n1", NULL);
+    nodelist_t *b = nodelist_from_str("n3,n1,n9,n3", NULL);
+    nodelist_t *m = nodelist_minus(a, b), *i = nodelist_intersect(a, b);
+    nodelist_t *none = nodelist_minus(a, NULL), *e = nodelist_new();
+    nodelist_t *all = nodelist_intersect(e, b);
+    ok(nodelist_count(m) == 2 && !strcmp(nodelist_nth(m, 0), "n5") &&
+           !strcmp(nodelist_nth(m, 1), "n2"),
+       "minus keeps a's order, each host once");
+    ok(nodelist_count(i) == 2 && !strcmp(nodelist_nth(i, 0), "n1") &&
+           !strcmp(nodelist_nth(i, 1), "n3"),
+       "intersect keeps a's order, each host once");
+    ok(nodelist_count(none) == 4, "minus nothing: a without repeats");
+    ok(all && nodelist_count(all) == 0, "an empty list intersects to nothing");
+    nodelist_delete(&a);
+    nodelist_delete(&b);
+    nodelist_delete(&m);
+    nodelist_delete(&i);
+    nodelist_delete(&none);
+    nodelist_delete(&e);
+    nodelist_delete(&all);
+}
+
+/* a machine's worth of nodes: every other one down (a search per host
+ * took minutes at this size before the lookups were sorted) */
+static void check_filter_big(void)
+{
+    nodelist_t *a = nodelist_from_str("n[1-200000]", NULL);
+    nodelist_t *b = nodelist_from_str("n[1-200000]", NULL);
+    nodelist_t *down = nodelist_new();
+    for (int k = 2; k <= 200000; k += 2) {
+        char h[16];
+        snprintf(h, sizeof(h), "n%d", k);
+        nodelist_append(down, h);
+    }
+    nodelist_t *up = nodelist_minus(a, down), *same = nodelist_intersect(a, b);
+    ok(nodelist_count(up) == 100000 && !strcmp(nodelist_nth(up, 0), "n1") &&
+           !strcmp(nodelist_nth(up, 99999), "n199999"),
+       "200000 nodes minus 100000: %d left", nodelist_count(up));
+    ok(nodelist_count(same) == 200000 && !strcmp(nodelist_nth(same, 12345), "n12346"),
+       "200000 nodes intersect themselves in order");
+    nodelist_delete(&a);
+    nodelist_delete(&b);
+    nodelist_delete(&down);
+    nodelist_delete(&up);
+    nodelist_delete(&same);
+}
+
 int main(void)
 {
     ok(expands_to("n[1-4,7]", "n1 n2 n3 n4 n7"), "ranges and singles");
@@ -91,6 +142,8 @@ int main(void)
     nodelist_delete(&b);
     nodelist_delete(&m);
     nodelist_delete(&i);
+    check_filter_order();
+    check_filter_big();
 
     /* names_index: equal names share an index, counted by first appearance */
     char names[6][8] = {"n2", "n1", "n2", "n3", "n1", "n2"};

@@ -7,10 +7,13 @@
 #ifndef SCR_BENCHUTIL_H
 #define SCR_BENCHUTIL_H
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline double bench_now(void)
 {
@@ -25,6 +28,24 @@ static inline double bench_slowest(double t)
     double m;
     MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return m;
+}
+
+/* cp SRC DST, then fsync DST: the baseline for flush and fetch */
+static inline void bench_cp_fsync(int rank, const char *src, const char *dst)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/cp", "cp", src, dst, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    int fd = open(dst, O_RDONLY);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || fd < 0 || fsync(fd) < 0) {
+        fprintf(stderr, "bench: rank %d: cp %s %s failed\n", rank, src, dst);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    close(fd);
 }
 
 /* The network baseline: files times per bytes from buf to the same rank

@@ -349,6 +349,28 @@ static void print_against(FILE *out)
 }
 
 /* issue 16, item 4: asynchronous redundancy (bench/run --async) */
+/* one asynchronous scheme's step against the synchronous one: checkpoint
+ * plus compute step, and whether the encode ended before the next Start */
+static void print_async_step(FILE *out, const char *sc)
+{
+    double ca = median_of("whole.async", sc, "compute_s");
+    double cs = median_of("whole.ours", sc, "compute_s");
+    double ka = median_of("whole.async", sc, "ckpt_whole");
+    double ks = median_of("whole.ours", sc, "ckpt_whole");
+    double bg = median_of("whole.async", sc, "redundancy_bg");
+    if (ca < 0 || cs < 0 || ka <= 0 || ks <= 0)
+        return;
+    double r = (ka + ca) / (ks + cs);
+    fprintf(
+        out,
+        "\n           a step (checkpoint + compute) %.3f s against %.3f s synchronous: "
+        "%.3fx (<= 1.05 %s)",
+        ka + ca, ks + cs, r, r <= 1.05 ? "met" : "MISSED");
+    if (bg > 0)
+        fprintf(out, "; the encode ended %s the next checkpoint began",
+                bg <= ka + ca ? "before" : "AFTER");
+}
+
 static void print_async(FILE *out)
 {
     static const char *schemes[] = {"PARTNER", "XOR4", "XOR8", "RS2"};
@@ -367,11 +389,13 @@ static void print_async(FILE *out)
         double start = median_of("whole.async", sc, "start_output");
         double base = median_of("ckpt", sc, "baseline_write_fsync");
         double bg = median_of("whole.async", sc, "redundancy_bg");
+        /* PARTNER's copy is the whole of its cost: the target is XOR's and RS's */
+        double want = strcmp(sc, "PARTNER") ? 2.0 : 1.5;
         fprintf(out, "  %-8s %7.3f GB/s, %.2fx synchronous", sc, bw,
                 sync > 0 ? bw / sync : 0);
         if (llnl > 0)
-            fprintf(out, ", %.2fx LLNL (target >= 1.5: %s)", bw / llnl,
-                    bw / llnl >= 1.5 ? "met" : "MISSED");
+            fprintf(out, ", %.2fx LLNL (target >= %.1f: %s)", bw / llnl, want,
+                    bw / llnl >= want ? "met" : "MISSED");
         fprintf(out, "\n           Complete %.3f s", comp);
         if (base > 0)
             fprintf(out, " = %.3fx the baseline write (target <= 0.2: %s)", comp / base,
@@ -389,6 +413,7 @@ static void print_async(FILE *out)
                     start + comp, (start + comp) / base);
         if (bg > 0)
             fprintf(out, "; encode done %.3f s after Start", bg);
+        print_async_step(out, sc);
         fprintf(out, "\n");
     }
 }
@@ -600,30 +625,88 @@ static void print_tapi(FILE *out)
  * --restart): MPI_Init to the end of SCR_Complete_restart on the slowest
  * rank, from the cache, after a lost node (rebuild) and from the prefix
  * (fetch), and SCR_Init's share */
+/* one restart measure of both libraries: -1 if either is missing */
+static int restart_pair(const char *scheme, const char *kind, const char *part, double *o,
+                        double *l)
+{
+    char m[48];
+    snprintf(m, sizeof(m), "restart_%s%s_s", kind, part);
+    *o = median_of("whole.ours", scheme, m);
+    *l = median_of("whole.llnl", scheme, m);
+    return *o > 0 && *l > 0 ? 0 : -1;
+}
+
 static void print_restarts(FILE *out)
 {
     static const char *const kinds[] = {"cache", "rebuild", "fetch"};
     int any = 0;
     for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++)
         for (int k = 0; k < 3; k++) {
-            char m[40], mi[48];
-            snprintf(m, sizeof(m), "restart_%s_s", kinds[k]);
-            snprintf(mi, sizeof(mi), "restart_%s_init_s", kinds[k]);
-            double o = median_of("whole.ours", against[t].scheme, m);
-            double l = median_of("whole.llnl", against[t].scheme, m);
-            if (o <= 0 || l <= 0)
+            const char *sc = against[t].scheme;
+            double o, l, io, il, so = -1, sl = -1;
+            if (restart_pair(sc, kinds[k], "", &o, &l) < 0)
                 continue;
             if (!any++)
                 fprintf(out, "\nrestart, MPI_Init to the end of SCR_Complete_restart "
-                             "(median seconds; LLNL over ours; SCR_Init's share):\n");
-            fprintf(out,
-                    "  %-8s %-8s ours %7.3f  LLNL %7.3f: %5.2fx (>= 1.5 %s)  SCR_Init "
-                    "ours %.3f, LLNL %.3f\n",
-                    against[t].scheme, kinds[k], o, l, l / o,
-                    l / o >= 1.5 ? "met" : "MISSED",
-                    median_of("whole.ours", against[t].scheme, mi),
-                    median_of("whole.llnl", against[t].scheme, mi));
+                             "(median seconds; LLNL over ours; in SCR's calls, of which "
+                             "SCR_Init):\n");
+            fprintf(out, "  %-8s %-8s ours %7.3f  LLNL %7.3f: %5.2fx (>= 1.5 %s)", sc,
+                    kinds[k], o, l, l / o, l / o >= 1.5 ? "met" : "MISSED");
+            if (restart_pair(sc, kinds[k], "_scr", &so, &sl) == 0)
+                fprintf(out, "  in SCR ours %.3f, LLNL %.3f: %.2fx", so, sl, sl / so);
+            if (restart_pair(sc, kinds[k], "_init", &io, &il) == 0)
+                fprintf(out, "  SCR_Init ours %.3f, LLNL %.3f", io, il);
+            double cp = median_of("whole.ours", sc, "restart_fetch_cp_s");
+            if (k == 2 && cp > 0 && so > 0)
+                fprintf(out, "  cp %.3f: ours in SCR %.2fx cp (<= 1.0 %s)", cp, so / cp,
+                        so / cp <= 1.0 ? "met" : "MISSED");
+            fprintf(out, "\n");
         }
+}
+
+/* issue 39, item 2: checkpoints flushed in the foreground (checkpoint +
+ * flush, LLNL over ours), and in the background: the compute step's wall
+ * time against the same library's launch without a flush, and how long our
+ * flush ran against two checkpoint intervals */
+static void print_flush(FILE *out)
+{
+    int any = 0;
+    for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++) {
+        const char *sc = against[t].scheme;
+        double fo = median_of("whole.flush.ours", sc, "ckpt_whole");
+        double fl = median_of("whole.flush.llnl", sc, "ckpt_whole");
+        if (fo <= 0 || fl <= 0)
+            continue;
+        if (!any++)
+            fprintf(out, "\nflush of every checkpoint (medians; LLNL over ours):\n");
+        fprintf(out,
+                "  %-8s foreground: checkpoint + flush ours %.3f s, LLNL %.3f s: %.2fx "
+                "(>= 1.3 %s)\n",
+                sc, fo, fl, fl / fo, fl / fo >= 1.3 ? "met" : "MISSED");
+        static const char *const impls[] = {"ours", "llnl"};
+        for (int i = 0; i < 2; i++) {
+            char ph[32], base[32];
+            snprintf(ph, sizeof(ph), "whole.aflush.%s", impls[i]);
+            snprintf(base, sizeof(base), "whole.%s", impls[i]);
+            double ca = median_of(ph, sc, "compute_s"),
+                   cb = median_of(base, sc, "compute_s");
+            if (ca <= 0 || cb <= 0)
+                continue;
+            double slow = (ca / cb - 1) * 100;
+            fprintf(out,
+                    "  %-8s background, %s: compute step %.3f s against %.3f s without "
+                    "a flush: %+.1f %%",
+                    sc, impls[i], ca, cb, slow);
+            if (i == 0)
+                fprintf(out, " (<= 5 %% %s)", slow <= 5 ? "met" : "MISSED");
+            double fs = median_of(ph, sc, "flush_s"),
+                   ck = median_of(ph, sc, "ckpt_whole");
+            if (fs > 0 && ck > 0)
+                fprintf(out, "; a flush took %.3f s, %.2f checkpoint intervals (<= 2 %s)",
+                        fs, fs / (ck + ca), fs / (ck + ca) <= 2 ? "met" : "MISSED");
+            fprintf(out, "\n");
+        }
+    }
 }
 
 /* a checkpoint's cost for the efficiency table: test_api's back-to-back
@@ -689,6 +772,7 @@ int main(int argc, char **argv)
     print_against(stdout);
     print_tapi(stdout);
     print_restarts(stdout);
+    print_flush(stdout);
     print_efficiency(stdout);
     print_async(stdout);
     FILE *js = fopen(argv[2], "w"), *svg = fopen(argv[3], "w");

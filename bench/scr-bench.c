@@ -76,24 +76,6 @@ static void write_file(const char *path, const char *buf, size_t n, int do_fsync
     }
 }
 
-/* cp SRC DST, then fsync DST: the baseline for flush and fetch */
-static void cp_fsync(const char *src, const char *dst)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl("/bin/cp", "cp", src, dst, (char *)NULL);
-        _exit(127);
-    }
-    int status;
-    waitpid(pid, &status, 0);
-    int fd = open(dst, O_RDONLY);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || fd < 0 || fsync(fd) < 0) {
-        fprintf(stderr, "scr-bench: rank %d: cp %s %s failed\n", b.rank, src, dst);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    close(fd);
-}
-
 /* values of key= in this job's ok events of one kind, from SCR's event log */
 static int log_values(const char *event, const char *key, double *v, int max)
 {
@@ -172,7 +154,7 @@ static double cp_out(void)
     for (int f = 0; f < b.files; f++) {
         snprintf(src, sizeof(src), "%s", b.last[f]);
         snprintf(dst, sizeof(dst), "bench-cp.%d.%d", b.rank, f);
-        cp_fsync(src, dst);
+        bench_cp_fsync(b.rank, src, dst);
     }
     double t = bench_slowest(bench_now() - t0);
     for (int f = 0; f < b.files; f++) {
@@ -263,7 +245,7 @@ static void phase_fetch(void)
         file_name(f, rel, sizeof(rel));
         snprintf(src, sizeof(src), "%s", rel); /* at its own path in the prefix */
         snprintf(dst, sizeof(dst), "%s/bench-fetch.%d.%d", b.cache, b.rank, f);
-        cp_fsync(src, dst);
+        bench_cp_fsync(b.rank, src, dst);
         unlink(dst);
     }
     double cp = bench_slowest(bench_now() - t0);

@@ -149,15 +149,19 @@ static void parse(int argc, char **argv)
         die("bad --reps, --files or --bytes");
 }
 
-/* rank 0: the secs of every REDUNDANCY_END event in the event log */
-static int bg_seconds(double *v, int max)
+/* rank 0: the secs of every ok event of one kind (REDUNDANCY_END,
+ * FLUSH_END) in our event log (LLNL SCR's has none of them) */
+static int bg_seconds(const char *event, double *v, int max)
 {
     FILE *fp = fopen(".scr/log", "r");
     char line[2048];
     int n = 0;
     while (fp && n < max && fgets(line, sizeof(line), fp)) {
         const char *s = strstr(line, " secs=");
-        if (strstr(line, "event=REDUNDANCY_END ") && s && strstr(line, " ok=1"))
+        const char *e = strstr(line, "event=");
+        size_t len = strlen(event);
+        if (e && !strncmp(e + 6, event, len) && e[6 + len] == ' ' && s &&
+            strstr(line, " ok=1"))
             v[n++] = atof(s + 6);
     }
     if (fp)
@@ -267,18 +271,30 @@ static char *bare_input(const char *buf, size_t per)
     return all;
 }
 
-/* repetition i's compute step; with all, the scheme's bare work halfway
- * through it, timed into *bare, and left out of the peak memory: *peak
- * takes the peak before it, which starts again after it */
-static void compute_step(int i, const char *all, size_t per, double *bare, double *peak)
+/* compute(ms), its wall time added to *secs: what work the library leaves
+ * running behind a checkpoint (a flush, an encode) costs the application */
+static void compute_timed(int ms, double *secs)
 {
+    double t0 = bench_now();
+    compute(ms);
+    *secs += bench_now() - t0;
+}
+
+/* repetition i's compute step, its wall time in *comp; with all, the
+ * scheme's bare work halfway through it, timed into *bare (not *comp), and
+ * left out of the peak memory: *peak takes the peak before it, which starts
+ * again after it */
+static void compute_step(int i, const char *all, size_t per, double *comp, double *bare,
+                         double *peak)
+{
+    *comp = 0;
     if (!all) {
-        compute(c.compute_ms);
+        compute_timed(c.compute_ms, comp);
         return;
     }
     const char *dir = getenv("SCR_CACHE_BASE");
     int last = i + 1 == c.reps;
-    compute(c.compute_ms / 2);
+    compute_timed(c.compute_ms / 2, comp);
     double p = peak_mib();
     *peak = p > *peak ? p : *peak;
     switch (bare_kind()) {
@@ -292,14 +308,36 @@ static void compute_step(int i, const char *all, size_t per, double *bare, doubl
         *bare = bare_xor(dir, all, per, last);
     }
     peak_reset();
-    compute(c.compute_ms - c.compute_ms / 2);
+    compute_timed(c.compute_ms - c.compute_ms / 2, comp);
+}
+
+/* the fetch's baseline: this rank's files copied from the prefix (where
+ * both libraries place them) into the cache's base by cp + fsync, slowest
+ * rank, after the restart is over */
+static double restart_cp_baseline(void)
+{
+    const char *base = getenv("SCR_CACHE_BASE");
+    char src[64], dst[4200];
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    for (int f = 0; f < c.files; f++) {
+        snprintf(src, sizeof(src), "ckpt/rank_%d_f%d.dat", c.rank, f);
+        snprintf(dst, sizeof(dst), "%s/bench-cp.%d.%d", base ? base : "/dev/shm", c.rank,
+                 f);
+        bench_cp_fsync(c.rank, src, dst);
+        unlink(dst);
+    }
+    return bench_slowest(bench_now() - t0);
 }
 
 /* --restart KIND: restart from the newest checkpoint as an application
  * would (SCR_Have_restart, SCR_Start_restart, every file read whole
- * through SCR_Route_file, SCR_Complete_restart), the time since before
- * MPI_Init on the slowest rank emitted as restart_KIND_s, and SCR_Init's
- * share as restart_KIND_init_s; nothing is checkpointed */
+ * through SCR_Route_file, SCR_Complete_restart); nothing is checkpointed.
+ * Emits, slowest rank: restart_KIND_s, from before MPI_Init to the end of
+ * SCR_Complete_restart; _init_s, SCR_Init's share; _scr_s, the time in
+ * SCR's calls (the rest is MPI's start and the application's reads, the
+ * same for any library); and for fetch its cp baseline after the restart
+ * (restart_fetch_cp_s) */
 static int restart_run(char *buf, size_t per, double t_mpi)
 {
     char name[SCR_MAX_FILENAME], file[64], path[SCR_MAX_FILENAME], metric[64];
@@ -307,13 +345,18 @@ static int restart_run(char *buf, size_t per, double t_mpi)
     double t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
-    double init = bench_slowest(bench_now() - t0);
+    double in_scr = bench_now() - t0, init = bench_slowest(in_scr);
+    t0 = bench_now();
     if (SCR_Have_restart(&have, name) != SCR_SUCCESS || !have ||
         SCR_Start_restart(name) != SCR_SUCCESS)
         die("no checkpoint to restart from");
+    in_scr += bench_now() - t0;
     for (int f = 0; f < c.files && valid; f++) {
         snprintf(file, sizeof(file), "ckpt/rank_%d_f%d.dat", c.rank, f);
-        int fd = SCR_Route_file(file, path) == SCR_SUCCESS ? open(path, O_RDONLY) : -1;
+        t0 = bench_now();
+        int routed = SCR_Route_file(file, path) == SCR_SUCCESS;
+        in_scr += bench_now() - t0;
+        int fd = routed ? open(path, O_RDONLY) : -1;
         size_t got = 0;
         ssize_t n = 1;
         while (fd >= 0 && got < per && (n = read(fd, buf + got, per - got)) > 0)
@@ -322,13 +365,21 @@ static int restart_run(char *buf, size_t per, double t_mpi)
         if (fd >= 0)
             close(fd);
     }
+    t0 = bench_now();
     if (SCR_Complete_restart(valid) != SCR_SUCCESS)
         die("SCR_Complete_restart failed");
-    double secs = bench_slowest(bench_now() - t_mpi);
+    in_scr += bench_now() - t0;
+    double secs = bench_slowest(bench_now() - t_mpi), scr = bench_slowest(in_scr);
     snprintf(metric, sizeof(metric), "restart_%s_s", c.restart);
     emit(metric, &secs, 1, "s");
     snprintf(metric, sizeof(metric), "restart_%s_init_s", c.restart);
     emit(metric, &init, 1, "s");
+    snprintf(metric, sizeof(metric), "restart_%s_scr_s", c.restart);
+    emit(metric, &scr, 1, "s");
+    if (strcmp(c.restart, "fetch") == 0) {
+        double cp = restart_cp_baseline();
+        emit("restart_fetch_cp_s", &cp, 1, "s");
+    }
     SCR_Finalize();
     free(buf);
     MPI_Finalize();
@@ -367,14 +418,14 @@ int main(int argc, char **argv)
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
     double init = bench_slowest(bench_now() - t0), secs[MAXREPS], bw[MAXREPS],
-           part[4][MAXREPS], bare[MAXREPS], over[MAXREPS];
+           part[4][MAXREPS], bare[MAXREPS], over[MAXREPS], comp[MAXREPS];
     for (int i = 0; i < c.reps; i++) {
         double p[4];
         secs[i] = checkpoint(i + 1, buf, per, p);
         bw[i] = (double)c.bytes * c.ranks / secs[i] / 1e9;
         for (int k = 0; k < 4; k++)
             part[k][i] = p[k];
-        compute_step(i, all, per * (size_t)c.files, &bare[i], &peak);
+        compute_step(i, all, per * (size_t)c.files, &comp[i], &bare[i], &peak);
         if (all)
             over[i] = (single ? secs[i] : p[3]) / bare[i];
     }
@@ -401,10 +452,17 @@ int main(int argc, char **argv)
         emit("bare_scheme", bare, c.reps, "s");
         emit(single ? "whole_over_bare" : "complete_over_bare", over, c.reps, "x");
     }
+    if (c.compute_ms > 0) { /* the slowest rank's, step by step */
+        MPI_Allreduce(MPI_IN_PLACE, comp, c.reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        emit("compute_s", comp, c.reps, "s");
+    }
     double bg[MAXREPS];
-    int nbg = c.rank == 0 ? bg_seconds(bg, MAXREPS) : 0;
+    int nbg = c.rank == 0 ? bg_seconds("REDUNDANCY_END", bg, MAXREPS) : 0;
     if (nbg > 0)
         emit("redundancy_bg", bg, nbg, "s");
+    nbg = c.rank == 0 ? bg_seconds("FLUSH_END", bg, MAXREPS) : 0;
+    if (nbg > 0)
+        emit("flush_s", bg, nbg, "s");
     free(buf);
     MPI_Finalize();
     return 0;

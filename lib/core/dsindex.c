@@ -270,6 +270,48 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
     return rc;
 }
 
+/* One level of the tree: each writer's file with the entries r2f_assign
+ * gave it, and in next[w] the pointer to that file.  The ranks are grouped
+ * by writer in one counting pass: a search of all ranks per writer made
+ * the indexer quadratic (bench/scr-model: 1,578 s at 10^6 ranks). */
+static int dsindex_r2f_level(const char *dsetdir, int level, int ranks, kvtree_t **entry,
+                             const int *writer, kvtree_t **next, int *last,
+                             scr_error_t *err)
+{
+    int *start = calloc((size_t)ranks + 1, sizeof(int));
+    int *order = malloc(sizeof(int) * (size_t)(ranks > 0 ? ranks : 1)), rc = 0;
+    if (!start || !order)
+        rc = errprintf(err, "out of memory");
+    for (int r = 0; rc == 0 && r < ranks; r++)
+        if (entry[r])
+            start[writer[r] + 1]++;
+    for (int w = 0; rc == 0 && w < ranks; w++)
+        start[w + 1] += start[w];
+    for (int r = 0, *at = start; rc == 0 && r < ranks; r++)
+        if (entry[r]) /* start[w] counts through w's slots: then it is w's end */
+            order[at[writer[r]]++] = r;
+    for (int w = 0, from = 0; rc == 0 && w < ranks; from = start[w++]) {
+        if (start[w] == from)
+            continue;
+        kvtree_t *merged = kvtree_new();
+        for (int k = from; k < start[w]; k++)
+            kvtree_merge(merged, entry[order[k]]);
+        kvtree_t *file = r2f_file(level, kvtree_size(kvtree_get(merged, "RANK")), merged);
+        char rel[128], path[4400];
+        r2f_name(level, w, 0, rel, sizeof(rel));
+        snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
+        if (kvtree_write_file(path, file, err) < 0)
+            rc = -1;
+        kvtree_delete(&file);
+        kvtree_delete(&merged);
+        next[w] = r2f_entry_pointer(level, w);
+        *last = w;
+    }
+    free(start);
+    free(order);
+    return rc;
+}
+
 /* the same grouping as r2f_write_tree, computed in one process */
 int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
                       scr_error_t *err)
@@ -286,33 +328,17 @@ int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
             sizes[r] = entry[r] ? kvtree_pack_size(entry[r]) : 0;
         int nwriters = r2f_assign(sizes, ranks, writer);
         kvtree_t **next = calloc((size_t)ranks, sizeof(kvtree_t *));
-        for (int w = 0; w < ranks; w++) {
-            kvtree_t *merged = NULL;
-            for (int r = 0; r < ranks; r++)
-                if (entry[r] && writer[r] == w) {
-                    merged = merged ? merged : kvtree_new();
-                    kvtree_merge(merged, entry[r]);
-                }
-            if (!merged)
-                continue;
-            kvtree_t *file =
-                r2f_file(level, kvtree_size(kvtree_get(merged, "RANK")), merged);
-            char rel[128], path[4400];
-            r2f_name(level, w, 0, rel, sizeof(rel));
-            snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
-            if (kvtree_write_file(path, file, err) < 0)
-                rc = -1;
-            kvtree_delete(&file);
-            kvtree_delete(&merged);
-            next[w] = r2f_entry_pointer(level, w);
-            last = w;
-        }
+        if (!next)
+            rc = errprintf(err, "out of memory");
+        else if (dsindex_r2f_level(dsetdir, level, ranks, entry, writer, next, &last,
+                                   err) < 0)
+            rc = -1;
         for (int r = 0; r < ranks; r++)
             kvtree_delete(&entry[r]);
         free(entry);
         entry = next;
         level++;
-        if (nwriters <= 1)
+        if (rc < 0 || nwriters <= 1)
             break;
     }
     if (rc == 0 && last >= 0) {

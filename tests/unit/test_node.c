@@ -119,6 +119,53 @@ static void test_stale(job_ident_t *job)
     node_free_dirs(dirs, n);
 }
 
+/* a tree of several levels: ranks whose entries fill many buckets, every
+ * rank found again with its files by a reader of the whole tree */
+static void test_r2f_levels(void)
+{
+    enum { RANKS = 3000, FILES = 8 };
+    char d[512], p[600];
+    scr_error_t err = {""};
+    snprintf(d, sizeof(d), "%s/dset-big", base);
+    snprintf(p, sizeof(p), "%s/.scr", d);
+    mkdir(d, 0700);
+    mkdir(p, 0700);
+    kvtree_t *files = kvtree_new(), *all = kvtree_new();
+    for (int r = 0; r < RANKS; r++)
+        for (int f = 0; f < FILES; f++) {
+            char name[128];
+            snprintf(
+                name, sizeof(name),
+                "output/a-rather-long-directory-name-to-fill-buckets/rank%06d-%d.dat", r,
+                f);
+            kvtree_t *m = kvtree_setf(files, NULL, "RANK %d FILE %s", r, name);
+            kvtree_util_set_u64(m, "SIZE", (uint64_t)r * FILES + (uint64_t)f);
+        }
+    ok(dsindex_write_r2f(d, RANKS, files, &err) == 0, "serial rank2file, %d ranks: %s",
+       RANKS, err.text);
+    ok(r2f_read_all(d, all, &err) == 0, "the whole tree reads: %s", err.text);
+    int whole = 0, bad = 0;
+    for (int r = 0; r < RANKS; r++) {
+        kvtree_t *mine = kvtree_getf(all, "RANK %d FILE", r);
+        char name[128];
+        uint64_t size = 0;
+        snprintf(name, sizeof(name),
+                 "output/a-rather-long-directory-name-to-fill-buckets/rank%06d-%d.dat", r,
+                 FILES - 1);
+        kvtree_util_get_u64(kvtree_getf(mine, "%s", name), "SIZE", &size);
+        if (kvtree_size(mine) == FILES && size == (uint64_t)r * FILES + FILES - 1)
+            whole++;
+        else
+            bad = bad ? bad : r + 1;
+    }
+    ok(whole == RANKS, "every rank's %d files come back (first wrong: rank %d)", FILES,
+       bad - 1);
+    snprintf(p, sizeof(p), "%s/.scr/rank2file.1.0.scr", d);
+    ok(access(p, F_OK) == 0, "the tree has a level above the leaves");
+    kvtree_delete(&files);
+    kvtree_delete(&all);
+}
+
 static void test_r2f(void)
 {
     char d[512], p[600];
@@ -257,6 +304,7 @@ int main(void)
     test_health();
     test_stale(&job);
     test_r2f();
+    test_r2f_levels();
     test_jobopts();
     test_dsindex_ranks();
     if (geteuid() == 0 && (pw = getpwnam("nobody"))) {

@@ -12,7 +12,7 @@
 
 #include "interval.h"
 
-#define MAXROWS 512
+#define MAXROWS 4096
 #define MAXS 256
 
 typedef struct {
@@ -56,8 +56,13 @@ static row_t *find_row(const row_t *r)
             !strcmp(rows[i].label, r->label) && !strcmp(rows[i].metric, r->metric) &&
             rows[i].ranks == r->ranks)
             return &rows[i];
-    if (nrows == MAXROWS)
+    if (nrows == MAXROWS) {
+        static int said;
+        if (!said++)
+            fprintf(stderr, "scr-bench-report: more than %d rows; the rest are left out\n",
+                    MAXROWS);
         return NULL;
+    }
     rows[nrows] = *r;
     rows[nrows].n = 0;
     return &rows[nrows++];

@@ -12,6 +12,8 @@
 #          ranks, which is where both failures of issue 41 showed)
 # STRESS_LOAD=N: N busy processes beside it the whole time (default 2, the
 #   cores CI has; 0 for none), as CI's other lanes load the machine.
+# STRESS_SUITE=users runs test-users.sh whole instead (CASES unused): two
+#   users' jobs at once, where issue 41's SEGV at pc 0 showed.
 # A sanitized build (-DSCR_SANITIZE=ON) runs as ctest runs cluster_slurm_san:
 # set SCR_CLUSTER_SANITIZE as tests/CMakeLists.txt does, or let this script
 # take it from BUILD_DIR's CTestTestfile.cmake.
@@ -22,6 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: stress.sh BUILD_DIR [RUNS [CASES]]}" && pwd)
 runs=${2:-20}
 export SCR_TEST_CASES=${3:-h a}
+suite=test-slurm.sh
+[ "${STRESS_SUITE:-slurm}" != users ] || suite=test-users.sh SCR_TEST_CASES=all
 if [ -z "${SCR_CLUSTER_SANITIZE:-}" ] && [ -f "$build/tests/CTestTestfile.cmake" ]; then
 	san=$(grep -o 'SCR_CLUSTER_SANITIZE=[^;"]*' "$build/tests/CTestTestfile.cmake" | head -1)
 	[ -n "$san" ] && export "$san" SIMNODE_SHARE="$build"
@@ -37,7 +41,7 @@ trap '[ ${#load[@]} -gt 0 ] && kill "${load[@]}" 2>/dev/null' EXIT
 pass=0 fail=0
 for i in $(seq 1 "$runs"); do
 	t0=$SECONDS
-	if "$here/test-slurm.sh" "$build" >"$out/run$i.log" 2>&1; then
+	if "$here/$suite" "$build" >"$out/run$i.log" 2>&1; then
 		pass=$((pass + 1)) && rm -f "$out/run$i.log"
 		echo "run $i: passed ($((SECONDS - t0)) s)"
 	else
@@ -46,5 +50,5 @@ for i in $(seq 1 "$runs"); do
 		grep '^not ok' "$out/run$i.log" | head -5 | sed 's/^/    /'
 	fi
 done
-echo "stress: cases '$SCR_TEST_CASES': $pass of $runs runs passed, $fail failed"
+echo "stress: $suite, cases '$SCR_TEST_CASES': $pass of $runs runs passed, $fail failed"
 [ "$fail" -eq 0 ]

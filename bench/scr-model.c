@@ -1412,13 +1412,15 @@ static int step_run_nodes(const model_case_t *c, long n, result_t *r)
     for (int i = 0; i < nodelist_count(cand); i++) /* the answers of the check */
         if (!failing || strcmp(nodelist_nth(cand, i), failing) != 0)
             nodelist_append(ok, nodelist_nth(cand, i));
-    for (int i = 0; i < nodelist_count(cand); i++) { /* cmd_job_probe */
-        const char *h = nodelist_nth(cand, i);
-        if (nodelist_find(ok, h) < 0 && nodelist_find(down, h) < 0) {
+    nodelist_t *failed = nodelist_minus(cand, ok); /* cmd_job_probe */
+    for (int i = 0; i < nodelist_count(failed); i++) {
+        const char *h = nodelist_nth(failed, i);
+        if (nodelist_find(down, h) < 0) { /* cmd_job_mark_down */
             nodelist_append(down, h);
             kvtree_util_set_str(reasons, h, "failed the SCR health check");
         }
     }
+    nodelist_delete(&failed);
     int rc = kvtree_write_file(path, reasons, &err);
     nodelist_t *live = nodelist_minus(nodes, down), *use = nodelist_new(); /* run_plan */
     long want = n > 4 ? n - 2 : n - 1;

@@ -145,9 +145,13 @@ static void cmd_job_probe(cmd_job_t *j, const nodelist_t *cand)
         fprintf(stderr, "scr: the node health check answered from no node; "
                         "keeping the node list as it is\n");
     } else {
-        for (int i = 0; i < nodelist_count(cand); i++)
-            cmd_job_mark_down(j, nodelist_nth(cand, i), "failed the SCR health check",
-                              nodelist_find(ok, nodelist_nth(cand, i)) < 0);
+        /* one sorted comparison: a search of ok per candidate was quadratic
+         * in the job's nodes (bench/scr-model) */
+        nodelist_t *failed = nodelist_minus(cand, ok);
+        for (int i = 0; i < nodelist_count(failed); i++)
+            cmd_job_mark_down(j, nodelist_nth(failed, i), "failed the SCR health check",
+                              1);
+        nodelist_delete(&failed);
     }
     nodelist_delete(&ok);
 }
@@ -172,9 +176,10 @@ void cmd_job_check_nodes(cmd_job_t *j)
     nodelist_t *ex = excl && *excl ? nodelist_from_str(excl, &err) : NULL;
     if (excl && *excl && !ex)
         fprintf(stderr, "scr: SCR_EXCLUDE_NODES: %s\n", err.text);
-    for (int i = 0; ex && i < nodelist_count(ex); i++)
-        cmd_job_mark_down(j, nodelist_nth(ex, i), "SCR_EXCLUDE_NODES",
-                          nodelist_find(j->nodes, nodelist_nth(ex, i)) >= 0);
+    nodelist_t *out = ex ? nodelist_intersect(ex, j->nodes) : NULL;
+    for (int i = 0; i < nodelist_count(out); i++)
+        cmd_job_mark_down(j, nodelist_nth(out, i), "SCR_EXCLUDE_NODES", 1);
+    nodelist_delete(&out);
     nodelist_delete(&ex);
     cmd_job_sched_down(j);
     nodelist_t *cand = nodelist_minus(j->nodes, j->down);

@@ -1130,6 +1130,16 @@ static kvtree_t *index_files(long n, int fpr)
     return t;
 }
 
+/* a step the elected node does alone for the whole job: it holds every
+ * rank's metadata, and the prefix gets its files once per dataset */
+static void model_by_indexer(result_t *r, long n)
+{
+    r->m[M_ALL] = r->m[M_CPU];
+    r->m[M_HELD] = (double)n;
+    r->m[M_PROCS] = 1;
+    r->files_target = 1;
+}
+
 /* the elected node's rank2file tree, serial (dsindex_write_r2f) */
 static int step_index_r2f(const model_case_t *c, long n, result_t *r)
 {
@@ -1156,10 +1166,7 @@ static int step_index_r2f(const model_case_t *c, long n, result_t *r)
     model_rmtree(prefix);
     if (rc < 0 || model_expect(ranks == n, "ranks in the indexer's tree", ranks, n) < 0)
         return -1;
-    r->m[M_ALL] = r->m[M_CPU];
-    r->m[M_HELD] = (double)n;
-    r->m[M_PROCS] = 1;
-    r->files_target = 1;
+    model_by_indexer(r, n);
     return 0;
 }
 
@@ -1239,10 +1246,7 @@ static int step_index_scan(const model_case_t *c, long n, result_t *r)
     if (rc < 0 || model_expect(rep.ranks == n, "ranks indexed", rep.ranks, n) < 0 ||
         model_expect(rep.files == n * c->fpr, "files indexed", rep.files, n * c->fpr) < 0)
         return -1;
-    r->m[M_ALL] = r->m[M_CPU];
-    r->m[M_HELD] = (double)n;
-    r->m[M_PROCS] = 1;
-    r->files_target = 1;
+    model_by_indexer(r, n);
     return 0;
 }
 

@@ -59,7 +59,8 @@ static row_t *find_row(const row_t *r)
     if (nrows == MAXROWS) {
         static int said;
         if (!said++)
-            fprintf(stderr, "scr-bench-report: more than %d rows; the rest are left out\n",
+            fprintf(stderr,
+                    "scr-bench-report: more than %d rows; the rest are left out\n",
                     MAXROWS);
         return NULL;
     }
@@ -353,7 +354,6 @@ static void print_against(FILE *out)
     }
 }
 
-/* issue 16, item 4: asynchronous redundancy (bench/run --async) */
 /* one asynchronous scheme's step against the synchronous one: checkpoint
  * plus compute step, and whether the encode ended before the next Start */
 static void print_async_step(FILE *out, const char *sc)
@@ -376,6 +376,7 @@ static void print_async_step(FILE *out, const char *sc)
                 bg <= ka + ca ? "before" : "AFTER");
 }
 
+/* issue 16, item 4: asynchronous redundancy (bench/run --async) */
 static void print_async(FILE *out)
 {
     static const char *schemes[] = {"PARTNER", "XOR4", "XOR8", "RS2"};
@@ -626,10 +627,6 @@ static void print_tapi(FILE *out)
         }
 }
 
-/* issue 39, item 1: restarts side by side (bench/run's restarts, scr-ckpt
- * --restart): MPI_Init to the end of SCR_Complete_restart on the slowest
- * rank, from the cache, after a lost node (rebuild) and from the prefix
- * (fetch), and SCR_Init's share */
 /* one restart measure of both libraries: -1 if either is missing */
 static int restart_pair(const char *scheme, const char *kind, const char *part, double *o,
                         double *l)
@@ -641,6 +638,10 @@ static int restart_pair(const char *scheme, const char *kind, const char *part, 
     return *o > 0 && *l > 0 ? 0 : -1;
 }
 
+/* issue 39, item 1: restarts side by side (bench/run's restarts, scr-ckpt
+ * --restart): MPI_Init to the end of SCR_Complete_restart on the slowest
+ * rank, from the cache, after a lost node (rebuild) and from the prefix
+ * (fetch), the share in SCR's calls and SCR_Init's, and the fetch's cp */
 static void print_restarts(FILE *out)
 {
     static const char *const kinds[] = {"cache", "rebuild", "fetch"};

@@ -176,7 +176,7 @@ void cmd_job_check_nodes(cmd_job_t *j)
     nodelist_t *ex = excl && *excl ? nodelist_from_str(excl, &err) : NULL;
     if (excl && *excl && !ex)
         fprintf(stderr, "scr: SCR_EXCLUDE_NODES: %s\n", err.text);
-    nodelist_t *out = ex ? nodelist_intersect(ex, j->nodes) : NULL;
+    nodelist_t *out = nodelist_intersect(ex, j->nodes); /* none without ex */
     for (int i = 0; i < nodelist_count(out); i++)
         cmd_job_mark_down(j, nodelist_nth(out, i), "SCR_EXCLUDE_NODES", 1);
     nodelist_delete(&out);

@@ -12,6 +12,23 @@
 #include "io.h"
 #include "log.h"
 
+/* a file's bytes against its recorded CRC32 (none recorded: nothing to
+ * check); -1 with a reason */
+static int inv_file_crc(const char *path, const kvtree_t *meta, char *why, size_t len)
+{
+    uint32_t want, got;
+    scr_error_t err;
+    if (kvtree_util_get_crc32(meta, "CRC", &want) < 0)
+        return 0;
+    if (io_file_crc(path, &got, NULL, &err) < 0)
+        return snprintf(why, len, "%s", err.text), -1;
+    if (got != want)
+        return snprintf(why, len, "%s: CRC32 mismatch (recorded 0x%08x, found 0x%08x)",
+                        path, want, got),
+               -1;
+    return 0;
+}
+
 /* one file: -1 with a reason when it cannot be trusted; its bytes are read
  * for their CRC32 only with crc set */
 static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t *meta,
@@ -19,7 +36,6 @@ static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t
 {
     struct stat st;
     uint64_t size;
-    uint32_t want, got;
     int complete = 0;
     if (!cache_path_ok(ctx, path))
         return snprintf(why, len, "%s: outside this job's cache", path), -1;
@@ -33,17 +49,7 @@ static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t
         return snprintf(why, len, "%s: size %lld, expected %llu", path,
                         (long long)st.st_size, (unsigned long long)size),
                -1;
-    if (crc && kvtree_util_get_crc32(meta, "CRC", &want) == 0) {
-        scr_error_t err;
-        if (io_file_crc(path, &got, NULL, &err) < 0)
-            return snprintf(why, len, "%s", err.text), -1;
-        if (got != want)
-            return snprintf(why, len,
-                            "%s: CRC32 mismatch (recorded 0x%08x, found 0x%08x)", path,
-                            want, got),
-                   -1;
-    }
-    return 0;
+    return crc ? inv_file_crc(path, meta, why, len) : 0;
 }
 
 /* Check every file of a holding, set USER_OK and PARITY_OK.  A partner
@@ -146,4 +152,16 @@ kvtree_t *inventory_read(scr_ctx_t *ctx, kvtree_t *maps)
     inv_read_t r = {ctx, kvtree_new(), maps};
     filemap_foreach(ctx->cntl_dir, inv_visit, &r, NULL);
     return r.inv;
+}
+
+int inventory_check_later(const kvtree_t *h, scr_error_t *err)
+{
+    int later = 0;
+    kvtree_util_get_int(h, "CRC_LATER", &later);
+    kvtree_t *files = kvtree_get(h, "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); later && e; e = kvtree_elem_next(e))
+        if (inv_file_crc(kvtree_elem_key(e), kvtree_elem_tree(e), err->text,
+                         sizeof(err->text)) < 0)
+            return -1;
+    return 0;
 }

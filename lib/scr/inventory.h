@@ -21,4 +21,9 @@
  * "<writer rank>" -> filemap file path of every filemap read. */
 kvtree_t *inventory_read(scr_ctx_t *ctx, kvtree_t *maps);
 
+/* Before a holding is used: the CRC32 of each file that inventory_read
+ * left unread (CRC_LATER, a partner copy).  0 when they match or there was
+ * nothing left to read; -1 with err naming the file. */
+int inventory_check_later(const kvtree_t *h, scr_error_t *err);
+
 #endif

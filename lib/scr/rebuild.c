@@ -74,29 +74,10 @@ static kvtree_t *rb_choose(rb_t *rb, int id, const char **key)
     return best;
 }
 
-/* A partner copy's bytes were not read by the inventory (CRC_LATER): before
- * the owner takes one on its own node, each file must match its recorded
- * CRC32.  A copy that travels is checked on arrival (xfer.c); the owner
- * chooses one only when its original is lost, so there is no other. */
-static int rb_check_later(const kvtree_t *h, scr_error_t *err)
-{
-    int later = 0;
-    kvtree_util_get_int(h, "CRC_LATER", &later);
-    kvtree_t *files = kvtree_get(h, "FILE");
-    for (kvtree_elem_t *e = kvtree_first(files); later && e; e = kvtree_elem_next(e)) {
-        uint32_t want, got;
-        if (kvtree_util_get_crc32(kvtree_elem_tree(e), "CRC", &want) < 0)
-            continue;
-        if (io_file_crc(kvtree_elem_key(e), &got, NULL, err) < 0)
-            return -1;
-        if (got != want)
-            return errprintf(err, "%s: CRC32 mismatch (recorded 0x%08x, found 0x%08x)",
-                             kvtree_elem_key(e), want, got);
-    }
-    return 0;
-}
-
-/* rb_choose, passing over a partner copy on this node that fails its check */
+/* rb_choose, passing over a partner copy on this node that fails its
+ * check (inventory_check_later).  A copy that travels is checked on
+ * arrival (xfer.c); the owner chooses one only when its original is lost,
+ * so there is no other to fall back on. */
 static kvtree_t *rb_choose_checked(rb_t *rb, int id, const char **key)
 {
     kvtree_t *h;
@@ -104,7 +85,7 @@ static kvtree_t *rb_choose_checked(rb_t *rb, int id, const char **key)
         const char *host = kvtree_get_val(h, "HOST");
         scr_error_t err;
         if (!host || strcmp(host, rb->ctx->topo.hostname) != 0 ||
-            rb_check_later(h, &err) == 0)
+            inventory_check_later(h, &err) == 0)
             return h;
         log_warn("%s (a copy of rank %d's files): it will be restored from another",
                  err.text, rb->ctx->rank);
@@ -524,10 +505,11 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
     scr_ctx_t *ctx = rb->ctx;
     const char *key = NULL;
     kvtree_t *h = dir ? rb_choose_checked(rb, id, &key) : NULL;
-    int holder = -1, local = 0, ok = h != NULL;
+    int holder = -1, writer = -1, local = 0, ok = h != NULL;
     if (h) {
         const char *host = kvtree_get_val(h, "HOST");
         kvtree_util_get_int(h, "HOLDER", &holder);
+        kvtree_util_get_int(h, "WRITER", &writer);
         local = host && strcmp(host, ctx->topo.hostname) == 0;
         /* the file count goes with the first record of the files: without
          * it a restart cannot tell a whole set of files from part of one,
@@ -537,9 +519,7 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
         kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", files);
     }
     const char *pkey = NULL;
-    int pholder = -1, writer = -1;
-    if (h)
-        kvtree_util_get_int(h, "WRITER", &writer);
+    int pholder = -1;
     *kept =
         rb_partner_keep(rb, id, rd, h && local && writer == ctx->rank, &pkey, &pholder);
     kvtree_t *sends = kvtree_new();

@@ -105,6 +105,7 @@ typedef struct {
     struct crcbg *crcbg;       /* background CRC pass in progress, or NULL */
     struct redbg *redbg;       /* background redundancy encode, or NULL */
     struct filepool *pool;     /* evicted files to write over, or NULL */
+    struct filepool *pfs_pool; /* the prefix's replaced files (flush.c), or NULL */
     int cache_defer;           /* SCR_CACHE_DEFER: application files too (cache.c) */
     MPI_Comm bg_comm;          /* the world for that encode (redbg.h) */
     int flush_every;           /* SCR_FLUSH */

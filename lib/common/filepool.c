@@ -31,6 +31,7 @@ struct filepool {
     unsigned long seq;
     long reused, later;
     char **roots;
+    char **dirs; /* roots[i]'s pool directory */
     int nroots;
     /* filepool_drain_async: files on their way out, oldest first, each
      * with its batch; dying[head..n) are left (under lock).  The thread
@@ -64,13 +65,31 @@ static void pool_forget(filepool_t *p, int i)
     p->files[i] = p->files[--p->n];
 }
 
-int filepool_add_root(filepool_t *p, const char *root)
+int filepool_add_root_dir(filepool_t *p, const char *root, const char *dir)
 {
     char **r = realloc(p->roots, sizeof(*r) * (size_t)(p->nroots + 1));
-    if (!r)
+    if (r)
+        p->roots = r;
+    char **d = r ? realloc(p->dirs, sizeof(*d) * (size_t)(p->nroots + 1)) : NULL;
+    if (!d)
         return -1;
-    p->roots = r;
-    return (r[p->nroots] = strdup(root)) ? (p->nroots++, 0) : -1;
+    p->dirs = d;
+    r[p->nroots] = strdup(root);
+    d[p->nroots] = strdup(dir);
+    if (!r[p->nroots] || !d[p->nroots]) {
+        free(r[p->nroots]);
+        free(d[p->nroots]);
+        return -1;
+    }
+    p->nroots++;
+    return 0;
+}
+
+int filepool_add_root(filepool_t *p, const char *root)
+{
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s/%s", root, FILEPOOL_DIR);
+    return filepool_add_root_dir(p, root, dir);
 }
 
 /* the root path lies below (the deepest, should stores nest), or -1 */
@@ -237,9 +256,12 @@ void filepool_free(filepool_t **pool)
     if (!pool || !*pool)
         return;
     filepool_drain(*pool);
-    for (int i = 0; i < (*pool)->nroots; i++)
+    for (int i = 0; i < (*pool)->nroots; i++) {
         free((*pool)->roots[i]);
+        free((*pool)->dirs[i]);
+    }
     free((*pool)->roots);
+    free((*pool)->dirs);
     pthread_mutex_destroy(&(*pool)->lock);
     free((*pool)->files);
     free((*pool)->dying);
@@ -266,8 +288,7 @@ int filepool_put(filepool_t *p, const char *path, const char *tag)
     int root = p ? pool_root_of(p, path) : -1;
     if (root < 0 || lstat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
         return -1;
-    char dir[4200];
-    snprintf(dir, sizeof(dir), "%s/%s", p->roots[root], FILEPOOL_DIR);
+    const char *dir = p->dirs[root];
     if (mkdir(dir, 0700) < 0 && errno != EEXIST)
         return -1;
     pthread_mutex_lock(&p->lock);
@@ -394,9 +415,6 @@ static void pool_sweep_dir(const char *pooldir)
 
 void filepool_sweep(filepool_t *p)
 {
-    char dir[4200];
-    for (int i = 0; p && i < p->nroots; i++) {
-        snprintf(dir, sizeof(dir), "%s/%s", p->roots[i], FILEPOOL_DIR);
-        pool_sweep_dir(dir);
-    }
+    for (int i = 0; p && i < p->nroots; i++)
+        pool_sweep_dir(p->dirs[i]);
 }

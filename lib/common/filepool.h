@@ -40,6 +40,9 @@ void filepool_free(filepool_t **pool);
 /* a directory (a store) whose files may be kept, in <root>/scr.recycle:
  * renames stay within one file system */
 int filepool_add_root(filepool_t *pool, const char *root);
+/* the same with the pool in dir, on root's file system (the prefix keeps
+ * its pool in its .scr/, out of the application's sight) */
+int filepool_add_root_dir(filepool_t *pool, const char *root, const char *dir);
 
 /* Keep regular file path (never a link) below a root, under the name
  * <tag>.<n>.  Returns 0 when kept, -1 when not (the caller unlinks it as

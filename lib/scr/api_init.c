@@ -335,6 +335,23 @@ static void init_halt_check(scr_ctx_t *ctx)
     exit(0);
 }
 
+/* the prefix's replaced files, kept for the next flush to write over
+ * (flush.c, SCR_PREFIX_REUSE); rank 0 removes a crashed run's here, before
+ * the collective calls that come before any flush */
+static void init_pfs_pool(scr_ctx_t *ctx)
+{
+    char dir[SCR_PATH_MAX + 32];
+    if (!ctx->prefix[0] || !(ctx->pfs_pool = filepool_new()))
+        return;
+    snprintf(dir, sizeof(dir), "%s/.scr/%s", ctx->prefix, FILEPOOL_DIR);
+    if (filepool_add_root_dir(ctx->pfs_pool, ctx->prefix, dir) < 0)
+        filepool_free(&ctx->pfs_pool);
+    if (ctx->rank == 0)
+        filepool_sweep(ctx->pfs_pool);
+    if (!config_get_int(ctx->cfg, "SCR_PREFIX_REUSE", 1))
+        filepool_free(&ctx->pfs_pool);
+}
+
 /* rank 0: purge, nodes file, stale flush-file marks of earlier runs */
 static void init_prefix(scr_ctx_t *ctx)
 {
@@ -509,6 +526,7 @@ static int init_body(scr_ctx_t *ctx)
             "SCR_USE_CONTAINERS=1 is not supported yet: files are flushed one by one");
     evlog_open(ctx);
     init_halt_check(ctx);
+    init_pfs_pool(ctx);
     if (ctx->rank == 0)
         init_prefix(ctx);
     ctx->filemap = kvtree_new();
@@ -650,6 +668,10 @@ int SCR_Finalize(void)
                     "in the background",
                     filepool_reused(ctx->pool), filepool_drained_later(ctx->pool));
         filepool_free(&ctx->pool); /* what the last eviction kept */
+        if (ctx->pfs_pool)
+            log_dbg(1, "the prefix: wrote over %ld replaced files instead of new ones",
+                    filepool_reused(ctx->pfs_pool));
+        filepool_free(&ctx->pfs_pool); /* what the last flush replaced */
         if (filemap_write(ctx->filemap_path, ctx->filemap, &err) < 0)
             log_err("SCR_Finalize: %s", err.text);
         if (ctx->rank == 0) {

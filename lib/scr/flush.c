@@ -18,6 +18,7 @@
 #include "evlog.h"
 #include "fault.h"
 #include "filemap.h"
+#include "filepool.h"
 #include "flow.h"
 #include "flush.h"
 #include "io.h"
@@ -41,6 +42,7 @@ struct flush_async {
     int check_crc;  /* SCR_CRC_ON_FLUSH */
     size_t bufsize; /* SCR_FILE_BUF_SIZE */
     int overlap;    /* read ahead on a helper thread (scr_ctx.h) */
+    struct filepool *pool; /* the prefix's replaced files to write over */
     int rank;       /* for the fault points */
     scr_error_t err;
     progress_t progress; /* foreground, rank 0: its own files (progress.h) */
@@ -104,9 +106,16 @@ static int flush_copy(flush_job_t *j, kvtree_t *m, uint64_t *total)
     struct stat st;
     /* the file lands at the application's own path: the mode it gave it */
     mode_t mode = in >= 0 && fstat(in, &st) == 0 ? st.st_mode & 0777 : 0600;
-    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
     uint32_t crc = 0, want;
-    uint64_t size;
+    uint64_t size = 0;
+    kvtree_util_get_u64(m, "SIZE", &size);
+    /* over the blocks of a file an earlier flush replaced, when one is
+     * kept: faster than new ones on a disk file system */
+    int out = in < 0 ? -1 : filepool_open(j->pool, dst, size, NULL, &err);
+    if (out >= 0 && fchmod(out, mode) < 0) {
+        close(out);
+        out = -1;
+    }
     flush_progress_t p = {j, *total};
     io_copy_t o = {src, dst, j->bufsize, flush_progress, &p, !j->overlap};
     int64_t n = 0;
@@ -276,6 +285,7 @@ static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
     j->check_crc = config_get_int(ctx->cfg, "SCR_CRC_ON_FLUSH", 1);
     j->bufsize = ctx->file_buf_size;
     j->overlap = ctx->overlap;
+    j->pool = ctx->pfs_pool;
     j->rank = ctx->rank;
     j->t0 = scr_now();
     pfs_dset_dir(ctx->prefix, id, j->pfsdir, sizeof(j->pfsdir));
@@ -543,14 +553,51 @@ static void flush_supersede(scr_ctx_t *ctx, int id, const char *dir,
         MPI_Barrier(ctx->comm);
 }
 
+/* The files this dataset replaces at their own paths go to the prefix's
+ * pool (filepool.h) instead of being freed by the rename: the next flush
+ * writes over their blocks, and what it leaves is deleted on a background
+ * thread.  On a disk file system that turns 0.5 s of block freeing at
+ * every placement into a faster copy (bench/README.md).  1 when they may
+ * be kept: the pool is on and the prefix has room for them. */
+static int flush_pool_start(scr_ctx_t *ctx, const kvtree_t *files)
+{
+    uint64_t bytes = 0, size;
+    if (!ctx->pfs_pool)
+        return 0;
+    filepool_drain_async(ctx->pfs_pool); /* what the last flush did not take */
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
+        if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &size) == 0)
+            bytes += size;
+    return filepool_can_hold(ctx->prefix, 2 * bytes);
+}
+
+/* the file at rel's own path into the pool, unless rel is placed already
+ * (a placement cut short and done again) */
+static void flush_pool_replaced(scr_ctx_t *ctx, const char *dir, const char *rel)
+{
+    char from[SCR_PATH_MAX * 2], to[SCR_PATH_MAX * 2], tag[32];
+    struct stat st;
+    if (!path_is_safe_relative(rel))
+        return;
+    snprintf(from, sizeof(from), "%s/%s/%s", ctx->prefix, dir, rel);
+    snprintf(to, sizeof(to), "%s/%s", ctx->prefix, rel);
+    snprintf(tag, sizeof(tag), "%d", ctx->rank);
+    if (lstat(from, &st) == 0)
+        (void)filepool_put(ctx->pfs_pool, to, tag);
+}
+
 int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files)
 {
     scr_error_t err = {""};
     int bad = 0;
     flush_supersede(ctx, id, dir, files);
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
+    int keep = flush_pool_start(ctx, files);
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        if (keep)
+            flush_pool_replaced(ctx, dir, kvtree_elem_key(e));
         if (place_file(ctx->prefix, dir, kvtree_elem_key(e), bad ? NULL : &err) < 0)
             bad++;
+    }
     fault_point("flush.placed", ctx->rank); /* PLACED not recorded */
     int first = agree_first_failure(ctx->comm, bad > 0);
     if (first == ctx->rank)

@@ -212,6 +212,7 @@ flow_flush() {
 # a flush cut short must leave the previous checkpoint whole on the prefix
 flow_flush_reuse() {
 	CKPT_DIRS="" FLUSH=1 run first "$fault" "" 4242 -- "${app[@]}"
+	echo "replaced files kept on the prefix: $(ls -A "$pfs/.scr/scr.recycle" 2>/dev/null | wc -l)" >>"$dir/runs"
 	wipe_lost
 	wipe_all
 	CKPT_DIRS="" run verify "" "" 4243 -- --steps 8
@@ -411,6 +412,12 @@ verdict() {
 	if ! grep -q '^scr_example: done at step' "$dir/verify.out"; then
 		[ $v = pass ] && v=fail
 		note="the verifying run did not finish; $note"
+	fi
+	# replaced files a crashed run kept on the prefix (SCR_PREFIX_REUSE) are
+	# gone once the verifying run's SCR_Init and SCR_Finalize have been
+	if [ -n "$(ls -A "$pfs/.scr/scr.recycle" 2>/dev/null)" ]; then
+		[ $v = pass ] && v=fail
+		note="files left in $pfs/.scr/scr.recycle; $note"
 	fi
 	# the restart
 	for tok in $expect; do

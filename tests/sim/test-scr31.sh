@@ -5,7 +5,8 @@
 # (tests/sim/reshape.c) spreads a global array over the ranks and restarts
 # on any number of them.
 #  (a) files at their own paths with reused names: the older checkpoint
-#      leaves the index, an output dataset lands where the application looks
+#      leaves the index, its files are written over by the next flush, an
+#      output dataset lands where the application looks
 #  (b) restart without SCR's restart API (SCR_FLUSH_ON_RESTART=1,
 #      SCR_FETCH=0) after a node loss: rebuilt, flushed inside SCR_Init, read
 #      with plain POSIX; SCR_Current keeps SCR_FLUSH's count in a new job
@@ -71,6 +72,10 @@ check "(a) the output dataset where the application looks" \
 check "(a) the older checkpoint left the index when its names were taken" \
 	has "$out/a1" "dataset 2 reuses file names of dataset 1 \(step.2\)"
 check "(a) the newest is CURRENT" index_has "CURRENT.scr/scr.dataset.2"
+check "(a) each flush wrote over the files the one before replaced (SCR_PREFIX_REUSE)" \
+	has "$out/a1" "the prefix: wrote over [1-9][0-9]* replaced files"
+check "(a) and SCR_Finalize deleted what was left of them" \
+	sh -c "[ -z \"\$(ls -A '$pfs/.scr/scr.recycle' 2>/dev/null)\" ]"
 check "(a) and placed" index_has "2DIR.scr/scr.dataset.2COMPLETE1.*PLACED"
 wipe_all
 SIM_JOB_ID=4300 check "(a) a new job restarts from the prefix" \

@@ -333,6 +333,42 @@ static void test_can_hold(void)
            "nor does tmpfs hold more than memory");
 }
 
+/* the prefix's layout: files anywhere below the root, the pool in its
+ * .scr/ (SCR_PREFIX_REUSE); a file replaced at its own path is taken over
+ * by the next flush's staged file, and sweep empties that directory only */
+static void test_root_dir(void)
+{
+    char root[300], meta[400], dir[500], own[400], staged[500], other[400];
+    snprintf(root, sizeof(root), "%s/prefix", top);
+    snprintf(meta, sizeof(meta), "%s/.scr", root);
+    snprintf(dir, sizeof(dir), "%s/scr.recycle", meta);
+    snprintf(own, sizeof(own), "%s/ckpt.dat", root);
+    snprintf(staged, sizeof(staged), "%s/scr.dataset.2.dat", meta);
+    snprintf(other, sizeof(other), "%s/scr.recycle", root);
+    mkdir(root, 0700);
+    mkdir(meta, 0700);
+    filepool_t *q = filepool_new();
+    ok(filepool_add_root_dir(q, root, dir) == 0, "a root with its pool in .scr/");
+    mkfile(own, 1000, 'o');
+    ok(filepool_put(q, own, "0") == 0 && fsize(own) < 0 && filepool_count(q, NULL) == 1,
+       "a replaced file at its own path is kept");
+    char kept[600];
+    snprintf(kept, sizeof(kept), "%s/0.0", dir);
+    ok(fsize(kept) == 1000 && fsize(other) < 0, "in .scr/scr.recycle, not in the root's");
+    int reused = 0;
+    scr_error_t err;
+    int fd = filepool_open(q, staged, 1000, &reused, &err);
+    ok(fd >= 0 && reused && fsize(staged) == 1000 && first_byte(staged) == 'o',
+       "the next flush's staged file takes its blocks over");
+    if (fd >= 0)
+        close(fd);
+    mkfile(kept, 10, 'x'); /* a crashed run's leftover */
+    filepool_sweep(q);
+    ok(fsize(dir) < 0 && fsize(staged) == 1000 && fsize(meta) >= 0,
+       "sweep empties the pool directory and leaves the rest of .scr/");
+    filepool_free(&q);
+}
+
 int main(void)
 {
     snprintf(top, sizeof(top), "/tmp/test_filepool.%d", (int)getpid());
@@ -350,6 +386,7 @@ int main(void)
     test_drain_async(p, pool);
     test_drain_async_bound(p, pool);
     test_can_hold();
+    test_root_dir();
     filepool_free(&p);
     ok(p == NULL, "filepool_free clears the pointer");
     char cmd[400];

@@ -2,6 +2,7 @@
 /* io.c - robust reads/writes, copies and logical concatenations */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -283,6 +284,13 @@ static int io_crc_mapped(int fd, uint64_t size, uint32_t *crc, const atomic_int 
     }
     *crc = c;
     return 0;
+}
+
+void io_stamp(const struct stat *st, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu:%lld:%lld.%09ld:%lld.%09ld", (unsigned long long)st->st_ino,
+             (long long)st->st_size, (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec,
+             (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
 }
 
 int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *err)

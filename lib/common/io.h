@@ -67,6 +67,15 @@ int io_file_crc(const char *path, uint32_t *crc, uint64_t *size, scr_error_t *er
 int io_file_crc_until(const char *path, uint32_t *crc, uint64_t *size,
                       const atomic_int *stop, scr_error_t *err);
 
+/* A file's identity as stat gives it: inode, size, change and modify
+ * times (nanoseconds), as text into buf (IO_STAMP_LEN bytes).  A write,
+ * truncate, link or rename changes the change time, which no user can set:
+ * a file whose stamp is unchanged has not been touched through the file
+ * system since (to the clock's granularity). */
+#define IO_STAMP_LEN 96
+struct stat;
+void io_stamp(const struct stat *st, char *buf, size_t len);
+
 /* A logical concatenation of open files with their logical sizes. */
 typedef struct {
     int n;

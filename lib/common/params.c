@@ -100,6 +100,9 @@ static const param_info_t table[] = {
      "once it completes, while the application computes; only when the cache (and "
      "for tmpfs the node's memory) has room for them twice over (0: delete at "
      "eviction)"},
+    {"SCR_CRC_ON_RESTART", "0", 0, NULL,
+     "1: a restart from cache reads every cached file for its CRC32; 0: only files "
+     "whose inode, size or change time differ from what SCR_Complete_output saw"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL,
      "bytes per message in the redundancy pipelines (XOR/RS: less in large sets, so "

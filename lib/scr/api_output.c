@@ -311,6 +311,11 @@ static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid, int crc_now)
         kvtree_util_set_u64(meta, "SIZE", size);
         if (crc_now)
             kvtree_util_set_crc32(meta, "CRC", crc);
+        /* as the application left it, before any CRC32 pass reads it: a
+         * restart that finds the same stamp need not read it again */
+        char stamp[IO_STAMP_LEN];
+        io_stamp(&st, stamp, sizeof(stamp));
+        kvtree_util_set_str(meta, "STAMP", stamp);
         kvtree_util_set_int(meta, "COMPLETE", *valid);
         bytes += size;
     }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cache.h"
+#include "config.h"
 #include "filemap.h"
 #include "inventory.h"
 #include "io.h"
@@ -29,11 +30,32 @@ static int inv_file_crc(const char *path, const kvtree_t *meta, char *why, size_
     return 0;
 }
 
+typedef struct {
+    scr_ctx_t *ctx;
+    kvtree_t *inv, *maps;
+    int unchanged, read; /* files whose CRC32 was taken on trust, and read */
+} inv_read_t;
+
+/* The file is as SCR_Complete_output found it (inode, size and change
+ * time: io_stamp), so the CRC32 taken of it since still holds: reading
+ * 64 MiB again cost a restart from cache more than all the rest of
+ * SCR_Init (bench/README.md).  SCR_CRC_ON_RESTART=1 reads every file. */
+static int inv_unchanged(const scr_ctx_t *ctx, const kvtree_t *meta, const struct stat *st)
+{
+    const char *was = kvtree_get_val(meta, "STAMP");
+    char now[IO_STAMP_LEN];
+    if (!was || config_get_int(ctx->cfg, "SCR_CRC_ON_RESTART", 0))
+        return 0;
+    io_stamp(st, now, sizeof(now));
+    return strcmp(was, now) == 0;
+}
+
 /* one file: -1 with a reason when it cannot be trusted; its bytes are read
  * for their CRC32 only with crc set */
-static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t *meta,
-                          int crc, char *why, size_t len)
+static int inv_check_file(inv_read_t *r, const char *path, const kvtree_t *meta, int crc,
+                          char *why, size_t len)
 {
+    const scr_ctx_t *ctx = r->ctx;
     struct stat st;
     uint64_t size;
     int complete = 0;
@@ -49,7 +71,12 @@ static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t
         return snprintf(why, len, "%s: size %lld, expected %llu", path,
                         (long long)st.st_size, (unsigned long long)size),
                -1;
-    return crc ? inv_file_crc(path, meta, why, len) : 0;
+    if (!crc || !kvtree_get(meta, "CRC"))
+        return 0;
+    if (inv_unchanged(ctx, meta, &st))
+        return r->unchanged++, 0;
+    r->read++;
+    return inv_file_crc(path, meta, why, len);
 }
 
 /* Check every file of a holding, set USER_OK and PARITY_OK.  A partner
@@ -57,7 +84,7 @@ static int inv_check_file(const scr_ctx_t *ctx, const char *path, const kvtree_t
  * lost, and its CRC32 is checked then (CRC_LATER: rebuild.c, xfer.c).
  * Reading them at every restart cost a PARTNER restart from cache more than
  * all else (bench/README.md). */
-static void inv_verify(const scr_ctx_t *ctx, kvtree_t *h)
+static void inv_verify(inv_read_t *r, kvtree_t *h)
 {
     int owner = -1, writer = -1, files = -1, users = 0, user_ok = 1, parity_ok = 0;
     kvtree_util_get_int(h, "OWNER", &owner);
@@ -71,7 +98,7 @@ static void inv_verify(const scr_ctx_t *ctx, kvtree_t *h)
         const char *type = kvtree_get_val(kvtree_elem_tree(e), "TYPE");
         int is_user = type && strcmp(type, FM_TYPE_USER) == 0;
         char why[4400];
-        int good = inv_check_file(ctx, kvtree_elem_key(e), kvtree_elem_tree(e), crc, why,
+        int good = inv_check_file(r, kvtree_elem_key(e), kvtree_elem_tree(e), crc, why,
                                   sizeof(why)) == 0;
         if (!good)
             log_warn("%s (a file of rank %d): it will be restored from redundancy", why,
@@ -100,9 +127,10 @@ static void inv_verify(const scr_ctx_t *ctx, kvtree_t *h)
 }
 
 /* turn one filemap into holdings */
-static void inv_add_filemap(const scr_ctx_t *ctx, kvtree_t *inv, const kvtree_t *fm,
-                            int writer)
+static void inv_add_filemap(inv_read_t *rd, const kvtree_t *fm, int writer)
 {
+    const scr_ctx_t *ctx = rd->ctx;
+    kvtree_t *inv = rd->inv;
     kvtree_t *dsets = kvtree_get(fm, "DSET");
     for (kvtree_elem_t *d = kvtree_first(dsets); d; d = kvtree_elem_next(d)) {
         int id;
@@ -125,15 +153,11 @@ static void inv_add_filemap(const scr_ctx_t *ctx, kvtree_t *inv, const kvtree_t 
             kvtree_set(h, "DSETDESC", kvtree_dup(kvtree_get(dt, "DSETDESC")));
             if (owner == writer && kvtree_get(dt, "REDDESC"))
                 kvtree_set(h, "REDDESC", kvtree_dup(kvtree_get(dt, "REDDESC")));
-            inv_verify(ctx, h);
+            inv_verify(rd, h);
         }
     }
 }
 
-typedef struct {
-    scr_ctx_t *ctx;
-    kvtree_t *inv, *maps;
-} inv_read_t;
 
 static int inv_visit(int writer, const char *path, const kvtree_t *fm,
                      const scr_error_t *ferr, void *arg)
@@ -142,15 +166,19 @@ static int inv_visit(int writer, const char *path, const kvtree_t *fm,
     if (!fm)
         log_warn("ignoring damaged filemap: %s", ferr->text);
     else
-        inv_add_filemap(r->ctx, r->inv, fm, writer);
+        inv_add_filemap(r, fm, writer);
     kvtree_setf(r->maps, NULL, "%d %s", writer, path);
     return 0;
 }
 
 kvtree_t *inventory_read(scr_ctx_t *ctx, kvtree_t *maps)
 {
-    inv_read_t r = {ctx, kvtree_new(), maps};
+    inv_read_t r = {ctx, kvtree_new(), maps, 0, 0};
     filemap_foreach(ctx->cntl_dir, inv_visit, &r, NULL);
+    if (r.unchanged + r.read > 0)
+        log_dbg(1, "cached files: %d unchanged since SCR_Complete_output (CRC32 not read "
+                   "again), %d read for their CRC32",
+                r.unchanged, r.read);
     return r.inv;
 }
 

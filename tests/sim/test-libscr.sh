@@ -10,8 +10,11 @@
 #      from the rebuilt cache, SINGLE reports the loss
 #  (c) two nodes of one set lost: XOR says it cannot recover (no hang), RS
 #      with SET_FAILURES=2 rebuilds
+#  (a) also: files unchanged since SCR_Complete_output (io_stamp) are not
+#      read again for their CRC32
 #  (d) one flipped byte in a cached file: caught by CRC32, repaired (SINGLE
-#      falls back to the older checkpoint); PARTNER: in a partner copy, which
+#      falls back to the older checkpoint); SCR_CRC_ON_RESTART=1 reads every
+#      file; PARTNER: in a partner copy, which
 #      a restart reads only when it uses it (restart from cache keeps copies)
 #  (e) every rank killed in the middle of a checkpoint: the next run restarts
 #      from the previous complete one
@@ -55,6 +58,8 @@ check "$scheme (a): rerun restarts from cache at step 6" \
 	sim_run "$out/a2" "$ALL" "$ex" --steps 8 --files 3 --size $big --expect-restart 6
 check "$scheme (a): nothing needed rebuilding" has "$out/a2" "dataset 3 \(step.6\) ready, 0 ranks rebuilt"
 check "$scheme (a): every byte verified" has "$out/a2" "restarted from step.6, every byte verified"
+check "$scheme (a): files as SCR_Complete_output left them were not read again for their CRC32" \
+	has "$out/a2" "cached files: [1-9][0-9]* unchanged since SCR_Complete_output \(CRC32 not read again\), 0 read"
 "$simnode" kill "$sim_dir" node3
 "$simnode" wipe "$sim_dir" node3
 if [ $redundant = 1 ]; then
@@ -112,6 +117,14 @@ else
 		sim_run "$out/d2" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 2
 fi
 check "$scheme (d): the damage was caught by CRC32" has "$out/d2" "rank_2_f1.dat: CRC32 mismatch"
+# SCR_CRC_ON_RESTART=1 reads every file, changed or not
+saved=("${SIM_ENV[@]}")
+SIM_ENV+=(-x SCR_CRC_ON_RESTART=1)
+check "$scheme (d): SCR_CRC_ON_RESTART=1: a rerun restarts at step 6, checkpoints nothing" \
+	sim_run "$out/d2r" "$ALL" "$ex" --steps 6 --size 300000 --expect-restart 6
+SIM_ENV=("${saved[@]}")
+check "$scheme (d): SCR_CRC_ON_RESTART=1 read every file" \
+	has "$out/d2r" "cached files: 0 unchanged since SCR_Complete_output \(CRC32 not read again\), [1-9][0-9]* read"
 
 # ---- (d) PARTNER: a flipped byte in a partner copy ----
 # A restart reads partner copies only when it uses them: on the owner's own

@@ -39,6 +39,11 @@ int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, i
                    scr_error_t *err);
 int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
                       int background, scr_error_t *err);
+/* the same in a rebuild, where only the ranks with send set copy their
+ * files (the others' copies stayed where they were, rebuild.c); collective
+ * over the set */
+int red_partner_apply_some(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+                           int send, scr_error_t *err);
 
 /* every process of comm agrees: 1 if ok on all */
 int red_all(MPI_Comm comm, int ok);

@@ -50,8 +50,10 @@ static int partner_record(const kvtree_t *recv, const char *dir, void *arg,
     return pr->complete ? 0 : filemap_write(pr->ctx->filemap_path, pr->ctx->filemap, err);
 }
 
-int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
-                      int background, scr_error_t *err)
+/* Copy this rank's files to its right neighbour if send, and take its
+ * left neighbour's if lsend (that neighbour's send) */
+static int partner_copy(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+                        int background, int send, int lsend, scr_error_t *err)
 {
     int n = rd->set_size;
     int right = (rd->set_rank + 1) % n, left = (rd->set_rank + n - 1) % n;
@@ -68,15 +70,34 @@ int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir
      * 0.219 s without, within this machine's noise). */
     xfer_opts_t opt = {background ? ctx->buf_size : XFER_SYNC_PIECE(ctx->buf_size),
                        "partner", ctx->pool, ctx->copy_map && !background};
-    int rc = xfer_files(rd->comm, right, list, left, dir, recv, &opt, partner_record, &pr,
+    int rc = xfer_files(rd->comm, send ? right : MPI_PROC_NULL, list,
+                        lsend ? left : MPI_PROC_NULL, dir, recv, &opt, partner_record, &pr,
                         err);
     if (rc == 0) {
         fault_point("partner.copied", ctx->rank); /* checked, not recorded */
         pr.complete = 1;
-        partner_record(recv, dir, &pr, NULL);
-        red_record_crcs(ctx, id, list);
+        if (lsend)
+            partner_record(recv, dir, &pr, NULL);
+        if (send)
+            red_record_crcs(ctx, id, list);
     }
     kvtree_delete(&list);
     kvtree_delete(&recv);
     return red_all(rd->comm, rc == 0) ? 0 : -1;
+}
+
+int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+                      int background, scr_error_t *err)
+{
+    return partner_copy(ctx, rd, id, dsetdir, background, 1, 1, err);
+}
+
+int red_partner_apply_some(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+                           int send, scr_error_t *err)
+{
+    int n = rd->set_size, lsend = 0;
+    int right = (rd->set_rank + 1) % n, left = (rd->set_rank + n - 1) % n;
+    MPI_Sendrecv(&send, 1, MPI_INT, right, 0, &lsend, 1, MPI_INT, left, 0, rd->comm,
+                 MPI_STATUS_IGNORE);
+    return partner_copy(ctx, rd, id, dsetdir, 0, send, lsend, err);
 }

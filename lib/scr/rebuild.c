@@ -344,8 +344,29 @@ static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const c
 }
 
 /* rounds of pairwise transfers: holders send, owners receive */
+/* The files that arrived, read back against the CRC32 taken in flight:
+ * that vouches for the bytes received, not for what landed.  A partner
+ * copy made of them afterwards reads them anyway; one kept in place
+ * (rb_partner_keep) does not, so they are read here. */
+static int rb_reread(const kvtree_t *recv, scr_error_t *err)
+{
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
+        const char *p = kvtree_get_val(kvtree_elem_tree(e), "PATH");
+        uint32_t want, got;
+        if (!p || kvtree_util_get_crc32(kvtree_elem_tree(e), "CRC", &want) < 0)
+            continue;
+        if (io_file_crc(p, &got, NULL, err) < 0)
+            return -1;
+        if (got != want)
+            return errprintf(err, "%s: CRC32 0x%08x after transfer, expected 0x%08x", p,
+                             got, want);
+    }
+    return 0;
+}
+
+/* reread: check what arrives on the disk too (rb_reread) */
 static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int my_round,
-                       int holder, const char *dir, scr_error_t *err)
+                       int holder, const char *dir, int reread, scr_error_t *err)
 {
     scr_ctx_t *ctx = rb->ctx;
     int ok = 1;
@@ -362,6 +383,8 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
                            ctx->copy_map};
         int rc =
             xfer_files(ctx->comm, dest, list, src, dir, recv, &opt, rb_record, &hk, &e);
+        if (src != MPI_PROC_NULL && rc == 0 && reread)
+            rc = rb_reread(recv, &e);
         if (src != MPI_PROC_NULL) {
             if (rc == 0)
                 rb_complete(ctx, id, recv);
@@ -479,21 +502,22 @@ static kvtree_t *rb_partner_offer(rb_t *rb, int id, const reddesc_t *rd, const c
     return NULL;
 }
 
-/* Collective over a PARTNER set: 1 if every member's own files are home
- * from its original and its partner copy can stay (rb_partner_offer).  The
- * set then keeps its copies: nothing is sent again.  *pkey and *pholder
- * name this rank's copy, for its holder to keep. */
-static int rb_partner_keep(rb_t *rb, int id, const reddesc_t *rd, int home,
+/* Collective over a PARTNER set: 1 if this rank has its files (h) and its
+ * partner copy can stay where it is (rb_partner_offer): the copy is then
+ * kept, not sent again, whether the files came home from the original or
+ * from that very copy.  Only the copies a lost node held, or whose holder
+ * moved, are made again (red_partner_apply_some).  *pkey and *pholder name
+ * this rank's copy, for its holder to keep. */
+static int rb_partner_keep(rb_t *rb, int id, const reddesc_t *rd, int have,
                            const char **pkey, int *pholder)
 {
     if (!rd || rd->type != RED_PARTNER || rd->comm == MPI_COMM_NULL || rd->set_size < 2)
         return 0;
     kvtree_t *h = rb_partner_offer(rb, id, rd, pkey);
-    int mine = home && h, all;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, rd->comm);
-    if (all)
-        kvtree_util_get_int(h, "HOLDER", pholder);
-    return all;
+    if (!have || !h)
+        return 0;
+    kvtree_util_get_int(h, "HOLDER", pholder);
+    return 1;
 }
 
 /* Bring this rank's copy home: returns 1 if its files are now in place.
@@ -520,8 +544,7 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
     }
     const char *pkey = NULL;
     int pholder = -1;
-    *kept =
-        rb_partner_keep(rb, id, rd, h && local && writer == ctx->rank, &pkey, &pholder);
+    *kept = rb_partner_keep(rb, id, rd, h != NULL, &pkey, &pholder);
     kvtree_t *sends = kvtree_new();
     int my_round, rounds = rb_schedule(rb, h ? key : NULL, holder, local,
                                        *kept ? pkey : NULL, pholder, sends, &my_round);
@@ -532,7 +555,7 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
     if (h && local && rb_move_local(ctx, id, h, dir, err) < 0)
         ok = 0;
     fault_point("rebuild.moved", ctx->rank);
-    if (rb_transfer(rb, id, rounds, sends, my_round, holder, dir, err) < 0)
+    if (rb_transfer(rb, id, rounds, sends, my_round, holder, dir, *kept, err) < 0)
         ok = 0;
     /* what is in place is recorded complete before the copies sent go: a
      * failure later in the rebuild must find these files, not lose them */
@@ -634,8 +657,8 @@ static int rb_dataset(rb_t *rb, int id, rb_tally_t *tally, scr_error_t *err)
         /* a reason already given (why the files are not here) is the one */
         scr_error_t later;
         ok = red_recover(ctx, &rd, id, dir, need, err->text[0] ? &later : err) == 0;
-        if (ok && rd.type == RED_PARTNER && !kept)
-            ok = red_partner_apply(ctx, &rd, id, dir, 0, err) == 0;
+        if (ok && rd.type == RED_PARTNER)
+            ok = red_partner_apply_some(ctx, &rd, id, dir, !kept, err) == 0;
     } else {
         ok = 0;
     }

@@ -67,6 +67,13 @@ if [ $redundant = 1 ]; then
 		sim_run "$out/b" "$SURV" "$ex" --steps 10 --files 3 --size $big --expect-restart 8
 	check "$scheme (b): restarted from the rebuilt cache" \
 		has "$out/b" "restart from cache: dataset 4 \(step.8\) ready"
+	# ranks 0-3 run where they ran; 4-5 and 6-7 moved one node on (their files
+	# come as partner copies, not rebuilt from parity): per set,
+	# rank 0's and rank 6's copies (on node2 and node1) stayed, rank 2's
+	# (on node3) and rank 4's (on node4, where rank 6 no longer runs) were
+	# made again
+	[ "$scheme" = PARTNER ] && check "$scheme (b): only the copies a lost or moved holder had were made again" \
+		has "$out/b" "dataset 4 \(step.8\) ready, 0 ranks rebuilt, the partner copies of 4 ranks kept in place"
 	check "$scheme (b): every byte verified" has "$out/b" "restarted from step.8, every byte verified"
 	check "$scheme (b): relaunched job checkpoints again" has "$out/b" "checkpoint step.10 complete"
 else

@@ -71,8 +71,8 @@ static int partner_copy(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetd
     xfer_opts_t opt = {background ? ctx->buf_size : XFER_SYNC_PIECE(ctx->buf_size),
                        "partner", ctx->pool, ctx->copy_map && !background};
     int rc = xfer_files(rd->comm, send ? right : MPI_PROC_NULL, list,
-                        lsend ? left : MPI_PROC_NULL, dir, recv, &opt, partner_record, &pr,
-                        err);
+                        lsend ? left : MPI_PROC_NULL, dir, recv, &opt, partner_record,
+                        &pr, err);
     if (rc == 0) {
         fault_point("partner.copied", ctx->rank); /* checked, not recorded */
         pr.complete = 1;

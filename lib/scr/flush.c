@@ -39,11 +39,11 @@ struct flush_async {
     uint64_t bytes;
     double t0;
     int ok;
-    int check_crc;  /* SCR_CRC_ON_FLUSH */
-    size_t bufsize; /* SCR_FILE_BUF_SIZE */
-    int overlap;    /* read ahead on a helper thread (scr_ctx.h) */
+    int check_crc;         /* SCR_CRC_ON_FLUSH */
+    size_t bufsize;        /* SCR_FILE_BUF_SIZE */
+    int overlap;           /* read ahead on a helper thread (scr_ctx.h) */
     struct filepool *pool; /* the prefix's replaced files to write over */
-    int rank;       /* for the fault points */
+    int rank;              /* for the fault points */
     scr_error_t err;
     progress_t progress; /* foreground, rank 0: its own files (progress.h) */
     /* background only */

@@ -40,7 +40,8 @@ typedef struct {
  * time: io_stamp), so the CRC32 taken of it since still holds: reading
  * 64 MiB again cost a restart from cache more than all the rest of
  * SCR_Init (bench/README.md).  SCR_CRC_ON_RESTART=1 reads every file. */
-static int inv_unchanged(const scr_ctx_t *ctx, const kvtree_t *meta, const struct stat *st)
+static int inv_unchanged(const scr_ctx_t *ctx, const kvtree_t *meta,
+                         const struct stat *st)
 {
     const char *was = kvtree_get_val(meta, "STAMP");
     char now[IO_STAMP_LEN];
@@ -158,7 +159,6 @@ static void inv_add_filemap(inv_read_t *rd, const kvtree_t *fm, int writer)
     }
 }
 
-
 static int inv_visit(int writer, const char *path, const kvtree_t *fm,
                      const scr_error_t *ferr, void *arg)
 {
@@ -176,8 +176,9 @@ kvtree_t *inventory_read(scr_ctx_t *ctx, kvtree_t *maps)
     inv_read_t r = {ctx, kvtree_new(), maps, 0, 0};
     filemap_foreach(ctx->cntl_dir, inv_visit, &r, NULL);
     if (r.unchanged + r.read > 0)
-        log_dbg(1, "cached files: %d unchanged since SCR_Complete_output (CRC32 not read "
-                   "again), %d read for their CRC32",
+        log_dbg(1,
+                "cached files: %d unchanged since SCR_Complete_output (CRC32 not read "
+                "again), %d read for their CRC32",
                 r.unchanged, r.read);
     return r.inv;
 }

@@ -79,6 +79,29 @@ static inline double bench_net_sendrecv(const char *buf, size_t per, int files)
     return t;
 }
 
+/* the machine's floor for SCR's agreements at this job's size (bench/
+ * scale.sh): one MPI_Barrier and one MPI_Allreduce of an int, the slowest
+ * rank's seconds for a pair, median of 15 after 5 to warm up */
+static inline double bench_coll_bare(void)
+{
+    double t[20];
+    int one = 1, all;
+    for (int i = 0; i < 20; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = bench_now();
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        t[i] = bench_slowest(bench_now() - t0);
+    }
+    for (int i = 6; i < 20; i++) /* insertion sort of the last 15 */
+        for (int k = i; k > 5 && t[k] < t[k - 1]; k--) {
+            double x = t[k];
+            t[k] = t[k - 1];
+            t[k - 1] = x;
+        }
+    return t[5 + 7];
+}
+
 /* what every JSON line of one launch says besides the metric */
 typedef struct {
     const char *json, *phase, *scheme, *label;

@@ -14,7 +14,7 @@
  *
  *   scr-ckpt --bytes N --files F --reps R --json FILE --impl NAME
  *            --scheme NAME --label TEXT [--threads 1] [--compute-ms MS] [--sleep 1]
- *            [--restart cache|rebuild|fetch]
+ *            [--restart cache|rebuild|fetch] [--coll 1]
  *
  * --threads 1 initializes MPI with MPI_THREAD_MULTIPLE (asynchronous
  * redundancy, SCR_REDUNDANCY_ASYNC=1, needs it); --compute-ms computes
@@ -40,6 +40,9 @@
  * that repetition's bare_scheme: the library's Complete against the work
  * it cannot avoid, measured moments apart on the same machine (SINGLE:
  * whole_over_bare, ckpt_whole over bare_scheme);
+ * with --coll 1, coll_bare (s): after SCR_Finalize, the machine's floor
+ * for an agreement at this size, an MPI_Barrier and an MPI_Allreduce
+ * (bench/scale.sh reports each step over it);
  * and when the prefix's event log (SCR_LOG_ENABLE=1) has
  * REDUNDANCY_END events, redundancy_bg: each background encode's end,
  * seconds after its SCR_Start_output.
@@ -59,7 +62,7 @@
 #define MAXREPS 64
 
 static struct {
-    int rank, ranks, reps, files, threads, compute_ms, sleep;
+    int rank, ranks, reps, files, threads, compute_ms, sleep, coll;
     long long bytes;
     const char *json, *impl, *scheme, *label, *restart;
 } c = {.reps = 5,
@@ -142,6 +145,8 @@ static void parse(int argc, char **argv)
             c.sleep = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--restart"))
             c.restart = argv[i + 1];
+        else if (!strcmp(argv[i], "--coll"))
+            c.coll = atoi(argv[i + 1]);
         else
             die(argv[i]);
     }
@@ -381,6 +386,10 @@ static int restart_run(char *buf, size_t per, double t_mpi)
         emit("restart_fetch_cp_s", &cp, 1, "s");
     }
     SCR_Finalize();
+    if (c.coll) {
+        double bare = bench_coll_bare();
+        emit("coll_bare", &bare, 1, "s");
+    }
     free(buf);
     MPI_Finalize();
     return 0;
@@ -438,6 +447,10 @@ int main(int argc, char **argv)
     double fin = bench_slowest(bench_now() - t0), net[MAXREPS];
     for (int i = 0; i < c.reps; i++)
         net[i] = bench_net_sendrecv(buf, per, c.files);
+    if (c.coll) {
+        double bare = bench_coll_bare();
+        emit("coll_bare", &bare, 1, "s");
+    }
     emit("ckpt_whole", secs, c.reps, "s");
     emit("ckpt_bw", bw, c.reps, "GB/s");
     emit("start_output", part[0], c.reps, "s");

@@ -79,6 +79,7 @@ static kvtree_t *ec_current(int rank, const kvtree_t *list)
         kvtree_t *m = kvtree_setf(cur, kvtree_dup(kvtree_elem_tree(e)), "FILE %s",
                                   kvtree_elem_key(e));
         kvtree_unset(m, "PATH");
+        kvtree_unset(m, "STAMP"); /* this node's, of no use in the set's files */
         /* until the encode has read the file: same width as the real one,
          * so the header keeps its size when rewritten (ec_finish_header) */
         if (!kvtree_get(m, "CRC"))
@@ -266,12 +267,21 @@ static int ec_finish_header(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
         else
             kvtree_util_set_crc32(m, "CRC", crc);
     }
+    /* each member's verdict travels with its CRCs: one collective, not two */
     kvtree_t *cur = ec_current(ctx->rank, list);
+    kvtree_util_set_int(cur, "EC_OK", ok);
     kvtree_delete(&j->metas);
     j->metas = kvtree_new();
-    kvtree_allgather(cur, j->metas, rd->comm);
+    int all = kvtree_allgather(cur, j->metas, rd->comm) == 0;
     kvtree_delete(&cur);
-    if (!red_all(rd->comm, ok))
+    for (int s = 0; s < j->n; s++) {
+        kvtree_t *m = kvtree_getf(j->metas, "%d", s);
+        int o = 0;
+        all &= m && kvtree_util_get_int(m, "EC_OK", &o) == 0 && o;
+        if (m)
+            kvtree_unset(m, "EC_OK");
+    }
+    if (!all)
         return -1;
     kvtree_t *h = ec_header(ctx, rd, j, dset);
     void *img = NULL;

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "desc.h"
@@ -170,13 +169,9 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
     kvtree_util_set_u64(meta, "SIZE", size);
     kvtree_util_set_crc32(meta, "CRC", crc);
     kvtree_util_set_int(meta, "COMPLETE", 1);
-    /* written and synced: a restart that finds it so need not read it */
-    struct stat st;
-    char stamp[IO_STAMP_LEN];
-    if (fstat(j->pfd, &st) == 0) {
-        io_stamp(&st, stamp, sizeof(stamp));
-        kvtree_util_set_str(meta, "STAMP", stamp);
-    }
+    /* no STAMP: the CRC32 is of the bytes as they were sent to the file,
+     * not as they landed; a restart reads the file (a torn write shows
+     * there, tests/fault x-enc-block-short) */
     filemap_add_file(ctx->filemap, id, ctx->rank, j->ppath, meta);
     kvtree_delete(&meta);
     return 0;

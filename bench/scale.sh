@@ -89,7 +89,7 @@ for n in $ranks_list; do
 	"$simnode" start "$sim" $((nn + 1)) >/dev/null
 	for s in $schemes; do
 		case $s in
-		SINGLE | PARTNER) env=(-x SCR_COPY_TYPE=$s -x SCR_SET_SIZE=4) ;;
+		SINGLE | PARTNER) env=(-x "SCR_COPY_TYPE=$s" -x SCR_SET_SIZE=4) ;;
 		XOR4) env=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4) ;;
 		RS*) env=(-x SCR_COPY_TYPE=RS -x SCR_SET_SIZE=8 -x SCR_SET_FAILURES=2) ;;
 		*) echo "bench/scale.sh: unknown scheme $s" >&2; exit 2 ;;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # test-bench.sh BUILD [CC [CFLAGS]]: bench/run --tiny, so the benchmark never rots, and
-# its comparison with another SCR (--against) end to end.  The "other" SCR
+# its comparison with another SCR (--against) end to end, and bench/scale.sh
+# at one size.  The "other" SCR
 # is this build, seen through an install-like directory (include/scr.h,
 # lib/libscr.so), since LLNL SCR is not on the test machines.  No timing is
 # asserted: the test checks that every figure the report derives from the
@@ -56,5 +57,18 @@ check "restarts side by side: SINGLE from the cache and the prefix, XOR4 also re
 check "each restart's SCR_Init recorded, both libraries" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_(cache|rebuild|fetch)_init_s"' \
 		"$results/results.json")" = 10
-[ "$fail" = 0 ] || tail -40 "$out"
+
+# bench/scale.sh (issue 40): every step timed at one size, the table printed
+"$top/bench/scale.sh" --build "$build" --ranks 8 --schemes XOR4 --lines "$other/scale.jsonl" \
+	>"$other/scale.out" 2>&1
+check "bench/scale.sh at 8 ranks succeeds" test $? = 0
+for step in "SCR_Init, fresh" SCR_Start_output SCR_Complete_output SCR_Finalize \
+	"SCR_Init, restart from cache" "flush \(one checkpoint\)" \
+	"SCR_Init, rebuild after a lost node" "SCR_Init, fetch"; do
+	check "bench/scale.sh: $step, in seconds and over MPI_Barrier + MPI_Allreduce" \
+		grep -Eq "^\| XOR4 \| $step \| [0-9.]+ \| - \| [0-9]+ \|$" "$other/scale.out"
+done
+check "bench/scale.sh: each launch timed the collectives" \
+	test "$(grep -c '"metric":"coll_bare"' "$other/scale.jsonl")" = 5
+[ "$fail" = 0 ] || tail -40 "$out" "$other/scale.out"
 finish

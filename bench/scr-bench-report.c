@@ -726,37 +726,121 @@ static double eff_cost(const char *impl, const char *scheme)
     return c > 0 ? c : median_of(ph, scheme, "ckpt_whole");
 }
 
+/* the cost of a restart after a node failure: the rebuild (PARTNER, XOR,
+ * RS) or the fetch (SINGLE) as measured here, MPI_Init to the end of
+ * SCR_Complete_restart; else one checkpoint */
+static double eff_restart(const char *impl, const char *scheme, double ckpt)
+{
+    char ph[32];
+    snprintf(ph, sizeof(ph), "whole.%s", impl);
+    double r = median_of(ph, scheme, "restart_rebuild_s");
+    if (r <= 0)
+        r = median_of(ph, scheme, "restart_fetch_s");
+    return r > 0 ? r : ckpt;
+}
+
+static const double eff_years[] = {1, 5, 20};
+static const int eff_nodes[] = {128, 1024, 16384};
+
+/* the lost share of machine time (0..1) of impl's scheme at node MTBF
+ * years y and nodes n (indexes), or -1 without a measured checkpoint */
+static double eff_lost(const char *impl, const char *scheme, int y, int n)
+{
+    double c = eff_cost(impl, scheme);
+    if (c <= 0)
+        return -1;
+    double m = interval_job_mtbf(eff_years[y] * 365 * 86400, eff_nodes[n]);
+    return interval_waste(interval_optimal(c, m), c, eff_restart(impl, scheme, c), m);
+}
+
 /* issue 39, item 5: the share of machine time each library loses to
- * resilience at Daly's interval (interval.h), with the checkpoint cost
- * measured here held flat as the job grows and a restart taken to cost one
- * checkpoint (restart and flush are not compared yet) */
+ * resilience at Daly's interval (interval.h), with the checkpoint and
+ * restart costs measured here held flat as the job grows */
 static void print_efficiency(FILE *out)
 {
-    static const double years[] = {1, 5, 20};
-    static const int nodes[] = {128, 1024, 16384};
     int any = 0;
     for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++) {
-        double co = eff_cost("ours", against[t].scheme);
-        double cl = eff_cost("llnl", against[t].scheme);
-        if (co <= 0 || cl <= 0)
+        const char *sc = against[t].scheme;
+        if (eff_lost("ours", sc, 0, 0) < 0 || eff_lost("llnl", sc, 0, 0) < 0)
             continue;
         if (!any++)
             fprintf(out,
                     "\nmachine time lost to resilience at Daly's interval, ours / "
-                    "LLNL (%%; checkpoint cost as measured here, flat with scale; a "
-                    "restart costs one checkpoint):\n  %-8s %-9s %15s %15s %15s\n",
+                    "LLNL (%%; checkpoint and restart costs as measured here, flat "
+                    "with scale; restart: the rebuild, SINGLE the fetch):\n"
+                    "  %-8s %-9s %15s %15s %15s\n",
                     "scheme", "node MTBF", "128 nodes", "1024 nodes", "16384 nodes");
         for (int y = 0; y < 3; y++) {
-            fprintf(out, "  %-8s %6.0f y ", against[t].scheme, years[y]);
-            for (int n = 0; n < 3; n++) {
-                double m = interval_job_mtbf(years[y] * 365 * 86400, nodes[n]);
-                double wo = interval_waste(interval_optimal(co, m), co, co, m);
-                double wl = interval_waste(interval_optimal(cl, m), cl, cl, m);
-                fprintf(out, "  %6.3f / %6.3f", 100 * wo, 100 * wl);
-            }
+            fprintf(out, "  %-8s %6.0f y ", sc, eff_years[y]);
+            for (int n = 0; n < 3; n++)
+                fprintf(out, "  %6.3f / %6.3f", 100 * eff_lost("ours", sc, y, n),
+                        100 * eff_lost("llnl", sc, y, n));
             fprintf(out, "\n");
         }
     }
+}
+
+/* the same as a chart in the style of `scr report` (cmd/report_svg.c): a
+ * panel per scheme, a pair of bars (ours, LLNL) per node MTBF and job size,
+ * each panel scaled to its own largest share */
+static void write_eff_svg(FILE *out)
+{
+    const char *sc[16];
+    int ns = 0;
+    for (size_t t = 0; t < sizeof(against) / sizeof(against[0]) && ns < 16; t++)
+        if (eff_lost("ours", against[t].scheme, 0, 0) >= 0 &&
+            eff_lost("llnl", against[t].scheme, 0, 0) >= 0)
+            sc[ns++] = against[t].scheme;
+    const int W = 1000, LEFT = 110, PH = 150, TOP = 40;
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "font-family=\"sans-serif\" font-size=\"11\">\n"
+            "<text x=\"10\" y=\"20\" font-size=\"14\">Machine time lost to resilience "
+            "at Daly's interval (%%): ours and LLNL SCR 3.1</text>\n",
+            W, TOP + PH * (ns > 0 ? ns : 1) + 40);
+    double gw = (W - LEFT - 24) / 9.0;
+    for (int s = 0; s < ns; s++) {
+        int y0 = TOP + PH * s, base = y0 + PH - 40;
+        double top = 0;
+        for (int y = 0; y < 3; y++)
+            for (int n = 0; n < 3; n++)
+                for (int i = 0; i < 2; i++) {
+                    double v = eff_lost(i ? "llnl" : "ours", sc[s], y, n);
+                    top = v > top ? v : top;
+                }
+        top = top > 0 ? top : 1;
+        fprintf(out,
+                "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>"
+                "<text x=\"10\" y=\"%d\">%.2f %%</text>"
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n",
+                y0 + 14, sc[s], y0 + 28, 100 * top, LEFT, base, W - 24, base);
+        for (int y = 0; y < 3; y++)
+            for (int n = 0; n < 3; n++) {
+                double x = LEFT + gw * (3 * y + n);
+                for (int i = 0; i < 2; i++) {
+                    double v = eff_lost(i ? "llnl" : "ours", sc[s], y, n);
+                    double h = (PH - 60) * v / top;
+                    fprintf(out,
+                            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                            "fill=\"%s\"><title>%s, %s, node MTBF %.0f y, %d nodes: "
+                            "%.3f %%</title></rect>\n",
+                            x + 8 + i * (gw / 2 - 8), base - h, gw / 2 - 10, h,
+                            i ? "#ff7f0e" : "#1f77b4", sc[s], i ? "LLNL" : "ours",
+                            eff_years[y], eff_nodes[n], 100 * v);
+                }
+                fprintf(out,
+                        "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d nodes"
+                        "<tspan x=\"%.1f\" dy=\"12\">MTBF %.0f y</tspan></text>\n",
+                        x + gw / 2, base + 13, eff_nodes[n], x + gw / 2, eff_years[y]);
+            }
+    }
+    int ly = TOP + PH * (ns > 0 ? ns : 1) + 4;
+    fprintf(out,
+            "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#1f77b4\"/>"
+            "<text x=\"%d\" y=\"%d\">ours</text>"
+            "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#ff7f0e\"/>"
+            "<text x=\"%d\" y=\"%d\">LLNL SCR 3.1</text></svg>\n",
+            LEFT, ly, LEFT + 16, ly + 10, LEFT + 80, ly, LEFT + 96, ly + 10);
 }
 
 int main(int argc, char **argv)
@@ -790,5 +874,17 @@ int main(int argc, char **argv)
     write_svg(svg);
     fclose(js);
     fclose(svg);
+    /* efficiency.svg beside the chart */
+    char eff[4096];
+    const char *slash = strrchr(argv[3], '/');
+    snprintf(eff, sizeof(eff), "%.*sefficiency.svg",
+             slash ? (int)(slash - argv[3] + 1) : 0, argv[3]);
+    FILE *ef = fopen(eff, "w");
+    if (!ef) {
+        perror(eff);
+        return 1;
+    }
+    write_eff_svg(ef);
+    fclose(ef);
     return 0;
 }

@@ -57,6 +57,9 @@ check "restarts side by side: SINGLE from the cache and the prefix, XOR4 also re
 check "each restart's SCR_Init recorded, both libraries" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_(cache|rebuild|fetch)_init_s"' \
 		"$results/results.json")" = 10
+check "the efficiency chart beside the bandwidth chart: a pair of bars per MTBF and size" \
+	test "$(grep -c '<title>SINGLE, ours, node MTBF' "$results/efficiency.svg")" = 9
+check "the efficiency table" grep -q "machine time lost to resilience at Daly's interval" "$out"
 
 # bench/scale.sh (issue 40): every step timed at one size, the table printed
 "$top/bench/scale.sh" --build "$build" --ranks 8 --schemes XOR4 --lines "$other/scale.jsonl" \

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_kvtree_mpi.c - kvtree_exchange (a sparse exchange, NBX): each
+ * process gets exactly what was sent to it, from whom, over many rounds in
+ * a row with shifting patterns (a fast process's next round must never be
+ * taken for this one's), with sends to itself and processes sent nothing */
+#include <mpi.h>
+#include <stdio.h>
+
+#include "kvtree.h"
+#include "kvtree_mpi.h"
+
+/* in round k, r sends to (r + d) % n for d in 1..k % 3 (and to itself
+ * when r + k is even); the value names sender, receiver and round */
+static int sends_to(int r, int to, int n, int k)
+{
+    if (to == r)
+        return (r + k) % 2 == 0;
+    for (int d = 1; d <= k % 3; d++)
+        if ((r + d) % n == to)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, n, bad = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    for (int k = 0; k < 40; k++) {
+        kvtree_t *send = kvtree_new(), *recv = kvtree_new();
+        for (int to = 0; to < n; to++)
+            if (sends_to(rank, to, n, k))
+                kvtree_setf(send, NULL, "%d MSG %d.%d.%d", to, rank, to, k);
+        if (kvtree_exchange(send, recv, MPI_COMM_WORLD) < 0)
+            bad++;
+        for (int from = 0; from < n; from++) {
+            int want = sends_to(from, rank, n, k);
+            int got = kvtree_getf(recv, "%d MSG %d.%d.%d", from, from, rank, k) != NULL;
+            int any = kvtree_getf(recv, "%d", from) != NULL;
+            if (want != got || any != want)
+                bad++;
+        }
+        kvtree_delete(&send);
+        kvtree_delete(&recv);
+    }
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("1..1\n%s 1 - kvtree_exchange on %d processes, 40 rounds: %d wrong\n",
+               all ? "not ok" : "ok", n, all);
+    }
+    MPI_Finalize();
+    return all ? 1 : 0;
+}

@@ -81,6 +81,15 @@ static void emit(const char *metric, const double *v, int n, const char *unit)
     bench_emit(&r, metric, v, n, unit);
 }
 
+/* --coll 1: the machine's floor for an agreement at this size */
+static void emit_coll(void)
+{
+    if (c.coll) {
+        double bare = bench_coll_bare();
+        emit("coll_bare", &bare, 1, "s");
+    }
+}
+
 static void die(const char *what)
 {
     fprintf(stderr, "scr-ckpt: rank %d: %s\n", c.rank, what);
@@ -386,10 +395,7 @@ static int restart_run(char *buf, size_t per, double t_mpi)
         emit("restart_fetch_cp_s", &cp, 1, "s");
     }
     SCR_Finalize();
-    if (c.coll) {
-        double bare = bench_coll_bare();
-        emit("coll_bare", &bare, 1, "s");
-    }
+    emit_coll();
     free(buf);
     MPI_Finalize();
     return 0;
@@ -447,10 +453,7 @@ int main(int argc, char **argv)
     double fin = bench_slowest(bench_now() - t0), net[MAXREPS];
     for (int i = 0; i < c.reps; i++)
         net[i] = bench_net_sendrecv(buf, per, c.files);
-    if (c.coll) {
-        double bare = bench_coll_bare();
-        emit("coll_bare", &bare, 1, "s");
-    }
+    emit_coll();
     emit("ckpt_whole", secs, c.reps, "s");
     emit("ckpt_bw", bw, c.reps, "GB/s");
     emit("start_output", part[0], c.reps, "s");

@@ -109,15 +109,12 @@ static char *exchange_pack(const kvtree_t *send, int ranks, int *counts, int *di
     return buf;
 }
 
-/* each process's packed tree from a gathered buffer into "<rank>" of into;
- * with skip_empty, processes that sent nothing get no entry */
+/* each process's packed tree from a gathered buffer into "<rank>" of into */
 static int kvtree_mpi_unpack(kvtree_t *into, const char *buf, const int *counts,
-                             const int *displs, int ranks, int skip_empty)
+                             const int *displs, int ranks)
 {
     int rc = 0;
     for (int r = 0; r < ranks; r++) {
-        if (skip_empty && counts[r] == 0)
-            continue;
         kvtree_t *sub = kvtree_setf(into, NULL, "%d", r);
         if (!sub || kvtree_merge_packed(sub, buf + displs[r], counts[r]) < 0)
             rc = -1;
@@ -217,7 +214,7 @@ int kvtree_allgather(const kvtree_t *t, kvtree_t *all, MPI_Comm comm)
     if (!rbuf)
         MPI_Abort(comm, 1);
     MPI_Allgatherv(buf, len, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, comm);
-    int rc = kvtree_mpi_unpack(all, rbuf, counts, displs, ranks, 0);
+    int rc = kvtree_mpi_unpack(all, rbuf, counts, displs, ranks);
     free(rbuf);
     free(buf);
     free(counts);

@@ -69,7 +69,7 @@ static int partner_copy(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetd
      * asynchronous checkpoint measured no better with them (0.253 s against
      * 0.219 s without, within this machine's noise). */
     xfer_opts_t opt = {background ? ctx->buf_size : XFER_SYNC_PIECE(ctx->buf_size),
-                       "partner", ctx->pool, ctx->copy_map && !background};
+                       "partner", ctx->pool, ctx->copy_map && !background, 0};
     int rc = xfer_files(rd->comm, send ? right : MPI_PROC_NULL, list,
                         lsend ? left : MPI_PROC_NULL, dir, recv, &opt, partner_record,
                         &pr, err);

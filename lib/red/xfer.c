@@ -125,17 +125,19 @@ void xfer_close(xfer_open_t *o)
     memset(o, 0, sizeof(*o));
 }
 
-/* after receiving: exact sizes, and the CRC of what arrived against what
- * the sender read (crcs: have/value pairs) and any CRC its list recorded */
+/* after receiving: exact sizes, and the CRC of what arrived (with reread,
+ * of what landed on the disk) against what the sender read (crcs:
+ * have/value pairs) and any CRC its list recorded */
 static int xfer_verify(kvtree_t *recv, const xfer_open_t *o, const crcseg_t *got,
-                       const uint32_t *crcs, scr_error_t *err)
+                       const uint32_t *crcs, int reread, scr_error_t *err)
 {
     for (int i = 0; i < o->n; i++) {
         if (ftruncate(o->fds[i], (off_t)o->sizes[i]) < 0 || fsync(o->fds[i]) < 0)
             return errprintf(err, "write %s: %s", o->names[i], strerror(errno));
         uint32_t want, crc;
         kvtree_t *meta = kvtree_getf(recv, "%d", i);
-        if (crcseg_file_or_read(got, i, o->names[i], &crc, err) < 0)
+        if ((reread ? io_file_crc(o->names[i], &crc, NULL, err)
+                    : crcseg_file_or_read(got, i, o->names[i], &crc, err)) < 0)
             return -1;
         if (crcs[2 * i] && crcs[2 * i + 1] != crc)
             return errprintf(err, "%s: CRC32 0x%08x after transfer, sent 0x%08x",
@@ -355,7 +357,8 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
         errprintf(err, "rank %d could not read the files it sent", src);
         rok = 0;
     }
-    if (rok && src != MPI_PROC_NULL && xfer_verify(recv, &ro, &rcrc, theirs + 1, err) < 0)
+    if (rok && src != MPI_PROC_NULL &&
+        xfer_verify(recv, &ro, &rcrc, theirs + 1, opt->reread, err) < 0)
         rok = 0;
     free(mine);
     free(theirs);

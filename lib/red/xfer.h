@@ -37,6 +37,9 @@ typedef struct {
     const char *stage;     /* the receiver's fault point names, NULL: none */
     struct filepool *pool; /* received files write over kept ones (filepool.h) */
     int map;               /* move pieces through mappings of the files */
+    int reread;            /* the receiver reads each file back from the disk for
+                              its CRC32, instead of taking the bytes as they passed:
+                              for files nothing else will read (rebuild.c) */
 } xfer_opts_t;
 
 /* Both ends checksum the bytes as they pass: the receiver compares what

@@ -33,6 +33,7 @@ static int inv_file_crc(const char *path, const kvtree_t *meta, char *why, size_
 typedef struct {
     scr_ctx_t *ctx;
     kvtree_t *inv, *maps;
+    int read_all;        /* SCR_CRC_ON_RESTART */
     int unchanged, read; /* files whose CRC32 was taken on trust, and read */
 } inv_read_t;
 
@@ -40,12 +41,11 @@ typedef struct {
  * time: io_stamp), so the CRC32 taken of it since still holds: reading
  * 64 MiB again cost a restart from cache more than all the rest of
  * SCR_Init (bench/README.md).  SCR_CRC_ON_RESTART=1 reads every file. */
-static int inv_unchanged(const scr_ctx_t *ctx, const kvtree_t *meta,
-                         const struct stat *st)
+static int inv_unchanged(const inv_read_t *r, const kvtree_t *meta, const struct stat *st)
 {
     const char *was = kvtree_get_val(meta, "STAMP");
     char now[IO_STAMP_LEN];
-    if (!was || config_get_int(ctx->cfg, "SCR_CRC_ON_RESTART", 0))
+    if (!was || r->read_all)
         return 0;
     io_stamp(st, now, sizeof(now));
     return strcmp(was, now) == 0;
@@ -74,7 +74,7 @@ static int inv_check_file(inv_read_t *r, const char *path, const kvtree_t *meta,
                -1;
     if (!crc || !kvtree_get(meta, "CRC"))
         return 0;
-    if (inv_unchanged(ctx, meta, &st))
+    if (inv_unchanged(r, meta, &st))
         return r->unchanged++, 0;
     r->read++;
     return inv_file_crc(path, meta, why, len);
@@ -173,7 +173,8 @@ static int inv_visit(int writer, const char *path, const kvtree_t *fm,
 
 kvtree_t *inventory_read(scr_ctx_t *ctx, kvtree_t *maps)
 {
-    inv_read_t r = {ctx, kvtree_new(), maps, 0, 0};
+    inv_read_t r = {
+        ctx, kvtree_new(), maps, config_get_int(ctx->cfg, "SCR_CRC_ON_RESTART", 0), 0, 0};
     filemap_foreach(ctx->cntl_dir, inv_visit, &r, NULL);
     if (r.unchanged + r.read > 0)
         log_dbg(1,

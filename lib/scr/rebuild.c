@@ -343,28 +343,10 @@ static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const c
     return rounds;
 }
 
-/* rounds of pairwise transfers: holders send, owners receive */
-/* The files that arrived, read back against the CRC32 taken in flight:
- * that vouches for the bytes received, not for what landed.  A partner
- * copy made of them afterwards reads them anyway; one kept in place
- * (rb_partner_keep) does not, so they are read here. */
-static int rb_reread(const kvtree_t *recv, scr_error_t *err)
-{
-    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
-        const char *p = kvtree_get_val(kvtree_elem_tree(e), "PATH");
-        uint32_t want, got;
-        if (!p || kvtree_util_get_crc32(kvtree_elem_tree(e), "CRC", &want) < 0)
-            continue;
-        if (io_file_crc(p, &got, NULL, err) < 0)
-            return -1;
-        if (got != want)
-            return errprintf(err, "%s: CRC32 0x%08x after transfer, expected 0x%08x", p,
-                             got, want);
-    }
-    return 0;
-}
-
-/* reread: check what arrives on the disk too (rb_reread) */
+/* rounds of pairwise transfers: holders send, owners receive.  With
+ * reread, the files that arrive are read back from the disk against the
+ * sender's CRC32 (xfer_opts_t): a partner copy made of them afterwards
+ * would read them anyway; one kept in place (rb_partner_keep) does not */
 static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int my_round,
                        int holder, const char *dir, int reread, scr_error_t *err)
 {
@@ -380,11 +362,9 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
         rb_hook_t hk = {ctx, id};
         scr_error_t e;
         xfer_opts_t opt = {XFER_SYNC_PIECE(ctx->buf_size), "rebuild", ctx->pool,
-                           ctx->copy_map};
+                           ctx->copy_map, reread};
         int rc =
             xfer_files(ctx->comm, dest, list, src, dir, recv, &opt, rb_record, &hk, &e);
-        if (src != MPI_PROC_NULL && rc == 0 && reread)
-            rc = rb_reread(recv, &e);
         if (src != MPI_PROC_NULL) {
             if (rc == 0)
                 rb_complete(ctx, id, recv);
@@ -529,11 +509,10 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
     scr_ctx_t *ctx = rb->ctx;
     const char *key = NULL;
     kvtree_t *h = dir ? rb_choose_checked(rb, id, &key) : NULL;
-    int holder = -1, writer = -1, local = 0, ok = h != NULL;
+    int holder = -1, local = 0, ok = h != NULL;
     if (h) {
         const char *host = kvtree_get_val(h, "HOST");
         kvtree_util_get_int(h, "HOLDER", &holder);
-        kvtree_util_get_int(h, "WRITER", &writer);
         local = host && strcmp(host, ctx->topo.hostname) == 0;
         /* the file count goes with the first record of the files: without
          * it a restart cannot tell a whole set of files from part of one,

@@ -197,6 +197,33 @@ void cmd_job_check_nodes(cmd_job_t *j)
     free(dir);
 }
 
+/* what postrun's scavenge came to: the verdict of the node the scavenges
+ * elected to index; when nobody was (a node's scavenge did not run), the
+ * newest dataset copied is indexed here, and the verdict recorded, so that
+ * no epilog waits for one */
+static int cmd_job_postrun_index(cmd_job_t *j, int id)
+{
+    int vid = -1, ok = 0, rc;
+    if (scavenge_job_verdict(j->o.prefix, j->o.jobid, &vid, &ok) == 0) {
+        if (ok && vid != id)
+            printf("scr postrun: dataset %d could not be completed; the older dataset %d "
+                   "was scavenged and indexed\n",
+                   id, vid);
+        else
+            printf("scr postrun: dataset %d %s\n", vid,
+                   ok ? "scavenged and indexed" : "could not be completed");
+        return ok ? 0 : -1;
+    }
+    rc = lifecycle_index(&j->o, id);
+    scavenge_mark(j->o.prefix, j->o.jobid, j->o.host, "INDEXED", id, NULL, NULL, NULL);
+    scavenge_verdict(j->o.prefix, j->o.jobid, 0, id, rc == 0, NULL);
+    printf("scr postrun: dataset %d %s\n", id,
+           rc == 0 ? "scavenged and indexed" : "could not be completed");
+    return rc;
+}
+
+/* every live node scavenges, knowing which nodes live: the partner copies of
+ * ranks on a lost node are copied too, and the last node to finish indexes */
 int cmd_job_postrun(cmd_job_t *j)
 {
     char self[4096];
@@ -205,23 +232,25 @@ int cmd_job_postrun(cmd_job_t *j)
         return -1;
     self[n] = '\0';
     nodelist_t *live = nodelist_minus(j->nodes, j->down);
-    char *args[] = {self, "scavenge", NULL};
+    char *livestr = nodelist_compress(live);
+    if (!livestr) {
+        nodelist_delete(&live);
+        return -1;
+    }
+    char *args[] = {self, "scavenge", "--live", livestr, NULL};
     argv_t cmd = {0};
-    j->launcher->per_node(j->launcher, &cmd, live, 2, args);
+    j->launcher->per_node(j->launcher, &cmd, live, 4, args);
     printf("scr postrun: scavenging from %d nodes\n", nodelist_count(live));
     fflush(stdout);
     launch_run_said(cmd.argv, NULL, "scr postrun");
     argv_free(&cmd);
     nodelist_delete(&live);
+    free(livestr);
     lifecycle_use_recorded(&j->o, NULL);
-    int id = scavenge_job_newest(j->o.prefix, j->o.jobid), rc = 0;
+    int id = scavenge_job_newest(j->o.prefix, j->o.jobid);
     if (id < 0) {
         printf("scr postrun: the newest checkpoint is already on %s\n", j->o.prefix);
         return 0;
     }
-    rc = lifecycle_index(&j->o, id);
-    scavenge_mark(j->o.prefix, j->o.jobid, j->o.host, "INDEXED", id, NULL, NULL, NULL);
-    printf("scr postrun: dataset %d %s\n", id,
-           rc == 0 ? "scavenged and indexed" : "could not be completed");
-    return rc;
+    return cmd_job_postrun_index(j, id);
 }

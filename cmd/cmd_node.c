@@ -37,14 +37,15 @@ int cmd_node_check(int argc, char **argv)
     return rc;
 }
 
-/* --id N / --prefix DIR shared by scavenge and index */
+/* --id N / --prefix DIR shared by scavenge and index; index's actions
+ * (action), scavenge's --live NODES (live) */
 static int opt_id_prefix(int argc, char **argv, const char *name, cmd_job_t *j, int *id,
-                         const char **action)
+                         const char **action, const char **live)
 {
     static const struct option lo[] = {{"id", 1, 0, 'i'},   {"prefix", 1, 0, 'p'},
                                        {"list", 0, 0, 'l'}, {"current", 1, 0, 'c'},
                                        {"add", 1, 0, 'a'},  {"rebuild", 1, 0, 'r'},
-                                       {0, 0, 0, 0}};
+                                       {"live", 1, 0, 'L'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -61,6 +62,11 @@ static int opt_id_prefix(int argc, char **argv, const char *name, cmd_job_t *j, 
             if (action && c != 'i')
                 *action = c == 'a' ? "add" : "rebuild";
             break;
+        case 'L':
+            if (!live)
+                return -1;
+            *live = optarg;
+            break;
         case 'l':
             if (action)
                 *action = "list";
@@ -76,17 +82,32 @@ static int opt_id_prefix(int argc, char **argv, const char *name, cmd_job_t *j, 
     return optind < argc ? -1 : 0;
 }
 
+/* With --live (`scr postrun` gives it), the nodes of the job that still
+ * live: each waits for the others' own ranks, then copies the partner copies
+ * of ranks whose node is gone, and the last to finish indexes (falling back
+ * to an older checkpoint), as the epilogs do. */
 int cmd_scavenge(int argc, char **argv)
 {
     cmd_job_t j;
     int id = -1, indexed = 0;
+    const char *livestr = NULL;
     if (cmd_job_init(&j, "scavenge", 0) < 0)
         return 1;
-    if (opt_id_prefix(argc, argv, "scavenge", &j, &id, NULL) < 0) {
+    if (opt_id_prefix(argc, argv, "scavenge", &j, &id, NULL, &livestr) < 0) {
         cmd_job_free(&j);
         return cmd_usage("scavenge");
     }
-    int rc = lifecycle_scavenge(&j.o, id, NULL, &indexed);
+    scr_error_t err;
+    nodelist_t *live = livestr ? nodelist_from_str(livestr, &err) : NULL;
+    if (livestr && (!live || nodelist_count(live) == 0)) {
+        fprintf(stderr, "scr scavenge: --live '%s': %s\n", livestr,
+                live ? "no node" : err.text);
+        nodelist_delete(&live);
+        cmd_job_free(&j);
+        return 1;
+    }
+    int rc = lifecycle_scavenge(&j.o, id, live, &indexed);
+    nodelist_delete(&live);
     cmd_job_free(&j);
     return rc < 0 ? 1 : 0;
 }
@@ -134,7 +155,7 @@ int cmd_index(int argc, char **argv)
     const char *action = NULL;
     if (cmd_job_init(&j, "index", 0) < 0)
         return 1;
-    if (opt_id_prefix(argc, argv, "index", &j, &id, &action) < 0 || !action) {
+    if (opt_id_prefix(argc, argv, "index", &j, &id, &action, NULL) < 0 || !action) {
         cmd_job_free(&j);
         return cmd_usage("index");
     }

@@ -43,7 +43,7 @@ static const cmd_t commands[] = {
     {"postrun", cmd_postrun, "scr postrun",
      "scavenge the newest checkpoint from the job's nodes if it is not on the prefix, "
      "and index it"},
-    {"scavenge", cmd_scavenge, "scr scavenge [--id ID] [--prefix DIR]",
+    {"scavenge", cmd_scavenge, "scr scavenge [--id ID] [--prefix DIR] [--live NODES]",
      "copy this node's files of the newest (or the given) checkpoint to the prefix"},
     {"index", cmd_index,
      "scr index [--prefix DIR] --list | --current ID | --add ID | --rebuild ID",

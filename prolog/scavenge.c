@@ -589,6 +589,22 @@ int scavenge_verdict_wait(const char *prefix, const char *jobid, int try, double
     return scavenge_poll(path, timeout, what, scavenge_verdict_in, &a);
 }
 
+int scavenge_job_verdict(const char *prefix, const char *jobid, int *id, int *ok)
+{
+    char path[4400];
+    scavenge_job_file(prefix, jobid, path, sizeof(path));
+    kvtree_t *t = kvtree_new();
+    kvtree_read_with_lock(path, t, NULL);
+    int found = -1;
+    for (int try = 0; scavenge_section(t, try, 0); try++) {
+        verdict_wait_t a = {try, id, ok};
+        if (scavenge_verdict_in(t, &a))
+            found = 0;
+    }
+    kvtree_delete(&t);
+    return found;
+}
+
 nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try)
 {
     char path[4400];

@@ -84,6 +84,8 @@ int scavenge_verdict(const char *prefix, const char *jobid, int try, int id, int
  * 1 on timeout */
 int scavenge_verdict_wait(const char *prefix, const char *jobid, int try, double timeout,
                           int *id, int *ok);
+/* the verdict of the last try that has one (0 with *id and *ok), -1 if none */
+int scavenge_job_verdict(const char *prefix, const char *jobid, int *id, int *ok);
 /* the hosts that copied a part of a dataset in a try: the next try's nodes */
 nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try);
 

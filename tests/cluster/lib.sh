@@ -18,7 +18,7 @@
 # script the user owns), submit SBATCH-ARGS... (prints the job id),
 # job_state JOB, wait_job JOB (until it and its epilogs are over),
 # run_job OUT CMD... (submit and wait, again after the san_tag41 race),
-# node_reason NODE, owned_by_user DIR.
+# node_reason NODE, owned_by USER DIR, owned_by_user DIR.
 cluster=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/slurmcluster
 user=${SCR_CLUSTER_USER:-scrtest}
 base="" inst="" cl="" work="" shm="" example=""
@@ -130,4 +130,5 @@ start_job() {
 	return $rc
 }
 node_reason() { sinfo -h -N -n "$1" -o '%E' | head -1; }
-owned_by_user() { [ -z "$(find "$1" ! -user "$user" -print -quit)" ]; }
+owned_by() { [ -z "$(find "$2" ! -user "$1" -print -quit)" ]; } # owned_by USER DIR
+owned_by_user() { owned_by "$user" "$1"; }

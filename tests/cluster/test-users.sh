@@ -37,7 +37,6 @@ mkdir -p "$work2" && chown "$user2:" "$work2"
 # modes SCR gives its own files keep the other user out
 chmod 755 "$work1" "$work2"
 as2() { user=$user2 work=$work2 "$@"; } # as2 asuser|script|submit ...
-owned_by() { [ -z "$(find "$2" ! -user "$1" -print -quit)" ]; }
 node_exec() { "$simnode" exec "$cl/nodes" "$@"; }
 epilog_lines() { grep -h "scr-epilog\[job $1\]" "$cl"/log/slurmd.*.log; }
 wait_for_all() { # FILES...: until every one exists (three minutes at most)

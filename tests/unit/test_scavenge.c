@@ -4,7 +4,8 @@
  * in the control directory's filemaps, unless the prefix already has it:
  * complete in the index with the same creation time, or, as each rank
  * stamps its own creation time and the index holds rank 0's, with this
- * rank's copy of its filemap that an earlier scavenge left on the prefix */
+ * rank's copy of its filemap that an earlier scavenge left on the prefix;
+ * and the verdict `scr postrun` reports (scavenge_job_verdict) */
 #include <limits.h>
 
 #include "dsindex.h"
@@ -190,6 +191,26 @@ int main(void)
        id);
     rc = pick(INT_MAX, &id);
     ok(rc == 1 && id == 15, "8: and without a bound, 15 (rc %d, id %d)", rc, id);
+
+    /* the verdict postrun reports: the last try's */
+    fresh(9);
+    int vid = -1, vok = -1;
+    rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
+    ok(rc == -1, "9: no scavenge file: no verdict (rc %d)", rc);
+    scr_error_t err = {""};
+    scavenge_mark_try(prefix, "77", 0, "node1", "COPIED", 15, NULL, NULL, &err);
+    rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
+    ok(rc == -1, "9: marks but nobody indexed yet: no verdict (rc %d)", rc);
+    scavenge_verdict(prefix, "77", 0, 15, 0, &err);
+    rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
+    ok(rc == 0 && vid == 15 && vok == 0,
+       "9: 15 could not be indexed: that verdict (rc %d, id %d, ok %d)", rc, vid, vok);
+    scavenge_mark_try(prefix, "77", 1, "node1", "COPIED", 14, NULL, NULL, &err);
+    scavenge_verdict(prefix, "77", 1, 14, 1, &err);
+    rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
+    ok(rc == 0 && vid == 14 && vok == 1,
+       "9: the fallback indexed 14: the last try's verdict (rc %d, id %d, ok %d)", rc,
+       vid, vok);
 
     tu_rmrf(base);
     free(base);

@@ -19,8 +19,9 @@
  *                     r2f_read_all of both trees and place_supersede
  *   scavenge_node     one node's epilog copies its ranks (scavenge_pick,
  *                     scavenge_own) and writes one .scrfilemap per rank
- *   scavenge_marks    every node marks COPIED and FINISHED in
- *                     scavenge.<jobid>.scr; the last one is elected
+ *   scavenge_marks    every node marks COPIED and FINISHED (prolog/scavmark.c:
+ *                     a leaf file of 256 nodes, and the root when its mark
+ *                     completes the leaf); the last one is elected
  *   epilog_nodelists  every node's epilog: live nodes and the run's nodes
  *                     (nodelist_minus, nodelist_intersect)
  *   index_scan        the elected node indexes the dataset (dsindex_dataset)
@@ -36,7 +37,10 @@
  * process does for the whole job runs at growing sizes until the next would
  * exceed --max-seconds and is extrapolated from the last two sizes.  Lines
  * say which.  Usage: scr-model [--ranks LIST] [--files-per-rank LIST]
- * [--ranks-per-node LIST] [--dir DIR] [--max-seconds S] [--table] [--check]
+ * [--ranks-per-node LIST] [--dir DIR] [--max-seconds S] [--step NAME] [--table]
+ * [--check].  --step runs one step alone: a series or per-node step, or
+ * r2f_write (the others need the files r2f_write makes).  The scratch
+ * directory is made inside --dir (default /var/tmp) and removed at the end.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -82,9 +86,16 @@ typedef struct {
     char dir[4096];
     double max_seconds;
     int table, check;
+    char only[32]; /* --step: this step alone (no totals) */
 } model_opts_t;
 
 static model_opts_t opt;
+
+/* does --step leave step out */
+static int model_skip(const char *step)
+{
+    return opt.only[0] && strcmp(opt.only, step) != 0;
+}
 
 /* ---- results ---- */
 
@@ -1306,31 +1317,71 @@ static nodelist_t *model_hosts(long nodes)
     return h;
 }
 
-/* one mark, with the bytes of the locked read and write */
-static int marks_one(const char *prefix, const char *path, const char *host,
-                     const char *phase, const nodelist_t *live, int *index_id,
-                     result_t *r)
+/* a file's size and modification time, to tell whether a mark wrote it */
+static void model_file_stamp(const char *path, double *size, struct timespec *mtime)
+{
+    struct stat st;
+    *size = stat(path, &st) == 0 ? (double)st.st_size : 0;
+    *mtime = st.st_mtim;
+    if (*size == 0)
+        memset(mtime, 0, sizeof(*mtime));
+}
+
+/* one mark, with the bytes of the locked reads and writes: the node's leaf
+ * file (a job of more than SCAVMARK_FANIN nodes), and the root when it
+ * marks it (no leaf, or its mark completed the leaf) */
+static int marks_one(const char *prefix, const char *host, const char *phase,
+                     const nodelist_t *live, int *index_id, result_t *r)
 {
     scr_error_t err;
-    double before = model_file_size(path);
+    char root[4400], leaf[4400];
+    double rb, ra, lb = 0, la = 0;
+    struct timespec rt0, rt1, lt;
+    scavenge_mark_files(prefix, "4242", live, host, root, leaf, sizeof(root));
+    model_file_stamp(root, &rb, &rt0);
+    if (leaf[0])
+        model_file_stamp(leaf, &lb, &lt);
     int rc =
         scavenge_mark_try(prefix, "4242", 0, host, phase, MODEL_ID, live, index_id, &err);
-    double after = model_file_size(path);
-    r->m[M_READ] += before;
-    r->m[M_WRITTEN] += after;
-    r->m[M_BIGGEST] = after > r->m[M_BIGGEST] ? after : r->m[M_BIGGEST];
+    model_file_stamp(root, &ra, &rt1);
+    if (leaf[0])
+        model_file_stamp(leaf, &la, &lt);
+    int root_too =
+        !leaf[0] || ra != rb || rt1.tv_sec != rt0.tv_sec || rt1.tv_nsec != rt0.tv_nsec;
+    r->m[M_READ] += lb + (root_too ? rb : 0);
+    r->m[M_WRITTEN] += la + (root_too ? ra : 0);
+    /* the leaf and the root together: a bound on either that follows the
+     * root's growth, which is small beside the leaf's size at the sizes
+     * the model can run */
+    double big = la + (root_too ? ra : 0);
+    r->m[M_BIGGEST] = big > r->m[M_BIGGEST] ? big : r->m[M_BIGGEST];
     if (rc < 0)
         model_err("%s", err.text);
     return rc;
 }
 
-/* every node of n marks COPIED, then FINISHED with the live nodes; the last
- * one's two marks are the busiest (the file is largest) */
+/* metadata files the marks made: the root, the leaves, their locks */
+static int model_mark_files(const char *prefix)
+{
+    char dir[4400];
+    pfs_meta_path(prefix, "", dir, sizeof(dir));
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strncmp(e->d_name, "scavenge.4242.", 14) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* every node of n marks COPIED, then FINISHED with the live nodes, as
+ * lifecycle_try does; the last one's two marks are the busiest (its leaf's
+ * and the root's last) */
 static int step_scavenge_marks(const model_case_t *c, long n, result_t *r)
 {
-    char prefix[4300], path[4400], host[64];
+    char prefix[4300], host[64];
     series_prefix(c, n, prefix, sizeof(prefix));
-    pfs_meta_path(prefix, "scavenge.4242.scr", path, sizeof(path));
     nodelist_t *live = model_hosts(n);
     if (!live)
         return -1;
@@ -1342,8 +1393,8 @@ static int step_scavenge_marks(const model_case_t *c, long n, result_t *r)
             snprintf(host, sizeof(host), "node%ld", i);
             if (i == n - 1)
                 meter_begin(&mt);
-            rc = marks_one(prefix, path, host, pass ? "FINISHED" : "COPIED",
-                           pass ? live : NULL, &index_id, r);
+            rc =
+                marks_one(prefix, host, pass ? "FINISHED" : "COPIED", live, &index_id, r);
             if (i == n - 1)
                 meter_end(&mt, &r->m[M_CPU], &r->m[M_MEM]);
             if (pass && index_id >= 0) {
@@ -1353,11 +1404,11 @@ static int step_scavenge_marks(const model_case_t *c, long n, result_t *r)
         }
     r->m[M_ALL] = model_cpu() - t0;
     nodelist_delete(&live);
+    r->m[M_FILES] = model_mark_files(prefix);
     model_rmtree(prefix);
     if (rc < 0 || model_expect(elected == 1, "indexers elected", elected, 1) < 0 ||
         model_expect(who == n - 1, "the last node elected", who, n - 1) < 0)
         return -1;
-    r->m[M_FILES] = 2; /* the file and its lock */
     r->m[M_PROCS] = (double)n;
     return 0;
 }
@@ -1463,9 +1514,11 @@ typedef struct {
     int nodes; /* n counts nodes, not ranks */
     int quad;  /* the cost may grow with n^2: predict the next size so */
     /* per metric (M_WRITTEN .. M_PROCS): 0 as measured, 1 proportional to
-     * n, 2 a*n + c*n^2 from the last two sizes, 3 the tree's largest file */
+     * n, 2 a*n + c*n^2 from the last two sizes, 3 the tree's largest file,
+     * 4 a + b*n from the last two sizes (proportional from one) */
     const char *growth;
-    int each; /* every one of the processes does it: all = cpu * procs */
+    int each;   /* every one of the processes does it: all = cpu * procs */
+    long start; /* the first size (0: 1000 ranks, or 250 nodes) */
 } series_t;
 
 /* the n^2 coefficients a series found, per step, job size, rpn and metric:
@@ -1518,8 +1571,13 @@ static double series_fit(const series_t *s, const result_t *r, int metric, doubl
         return m2;
     if (growth == 3)
         return tree > m2 ? tree : m2;
-    if (growth == 1)
+    if (growth == 1 || (growth == 4 && !(n1 > 0 && n1 < n2)))
         return m2 * target / n2;
+    if (growth == 4) {
+        double b = (m2 - m1) / (n2 - n1);
+        *kind = "affine";
+        return b > 0 ? m2 + b * (target - n2) : m2;
+    }
     double lc = r->fpr == 1 ? -1 : learned_get(s->step, r->ranks, r->rpn, metric);
     if (n1 > 0 && n1 < n2 && lc <= 0) {
         double c = (m2 / n2 - m1 / n1) / (n2 - n1), a = m1 / n1 - c * n1;
@@ -1563,12 +1621,13 @@ static void series_extrapolate(const series_t *s, const result_t *p1, long n1,
              s->nodes ? "nodes" : "ranks", from, kind[M_CPU], kind[M_ALL]);
 }
 
-/* run s at 1000 ranks (or 250 nodes), doubling while the next size is
+/* run s at 1000 ranks (or 250 nodes, or its start), doubling while the next size is
  * predicted to take at most --max-seconds, up to the job's size */
 static int series_run(const series_t *s, const model_case_t *c, int rpn, result_t *out)
 {
     long target = s->nodes ? model_nodes(c->ranks, rpn) : c->ranks;
-    long start = s->nodes ? 250 : 1000, n = target < start ? target : start, n1 = 0;
+    long start = s->start ? s->start : s->nodes ? 250 : 1000;
+    long n = target < start ? target : start, n1 = 0;
     result_t prev;
     int have_prev = 0;
     model_case_t cc = *c;
@@ -1702,6 +1761,8 @@ static void model_keep(const result_t *r)
 static void model_total(const model_case_t *c, int rpn, const char *step, const char *who,
                         const char *const *parts, int cpu_target)
 {
+    if (opt.only[0])
+        return;
     result_t t;
     result_init(&t, c, step, who, rpn);
     t.files_target = 1;
@@ -1739,6 +1800,8 @@ static void model_total(const model_case_t *c, int rpn, const char *step, const 
 static int model_step(model_fn fn, model_case_t *c, const char *step, const char *who,
                       int rpn, result_t *out)
 {
+    if (model_skip(step))
+        return 0;
     result_t r;
     result_init(&r, c, step, who, rpn);
     model_case_t cc = *c;
@@ -1754,20 +1817,26 @@ static int model_step(model_fn fn, model_case_t *c, const char *step, const char
 }
 
 static const series_t model_series[] = {
-    {"r2f_read_all", "rank0", step_r2f_read_all, 0, 0, "010311110", 0},
-    {"supersede", "rank0", step_supersede, 0, 0, "010311110", 0},
-    {"index_scan", "indexer-node", step_index_scan, 0, 1, "111312210", 0},
-    {"index_r2f", "indexer-node", step_index_r2f, 0, 1, "101312210", 0},
+    {"r2f_read_all", "rank0", step_r2f_read_all, 0, 0, "010311110", 0, 0},
+    {"supersede", "rank0", step_supersede, 0, 0, "010311110", 0, 0},
+    {"index_scan", "indexer-node", step_index_scan, 0, 1, "111312210", 0, 0},
+    {"index_r2f", "indexer-node", step_index_r2f, 0, 1, "101312210", 0, 0},
 };
 
 static const series_t model_node_series[] = {
-    {"scavenge_marks", "last-node", step_scavenge_marks, 1, 1, "220111201", 0},
-    {"epilog_nodelists", "every-node", step_epilog_nodelists, 1, 1, "000012201", 1},
-    {"run_nodes", "scr-run", step_run_nodes, 1, 1, "100012200", 0},
+    /* from 4 leaves up (the sizes below have one file); the files (two per
+     * leaf) and the biggest (a leaf, bounded, and the root, an entry per
+     * leaf, together) grow as a + b*n */
+    {"scavenge_marks", "last-node", step_scavenge_marks, 1, 1, "224411201", 0,
+     4 * SCAVMARK_FANIN},
+    {"epilog_nodelists", "every-node", step_epilog_nodelists, 1, 1, "000012201", 1, 0},
+    {"run_nodes", "scr-run", step_run_nodes, 1, 1, "100012200", 0, 0},
 };
 
 static void model_series_step(const series_t *s, model_case_t *c, int rpn)
 {
+    if (model_skip(s->step))
+        return;
     result_t r;
     if (series_run(s, c, rpn, &r) < 0) {
         failures++;
@@ -1844,10 +1913,11 @@ static int parse_list(const char *s, long *out, int *n, long lo, long hi)
 
 static int usage(void)
 {
-    fprintf(
-        stderr,
-        "usage: scr-model [--ranks LIST] [--files-per-rank LIST] "
-        "[--ranks-per-node LIST] [--dir DIR] [--max-seconds S] [--table] [--check]\n");
+    fprintf(stderr,
+            "usage: scr-model [--ranks LIST] [--files-per-rank LIST] "
+            "[--ranks-per-node LIST] [--dir DIR] [--max-seconds S] [--step NAME] "
+            "[--table] [--check]\n"
+            "  --dir DIR: its scratch directory goes inside DIR (default /var/tmp)\n");
     return 2;
 }
 
@@ -1856,7 +1926,7 @@ static int parse_args(int argc, char **argv)
     parse_list("1000,10000,100000,1000000", opt.ranks, &opt.nranks, 1, 1L << 30);
     parse_list("1,64", opt.fpr, &opt.nfpr, 1, 1 << 16);
     parse_list("8,64", opt.rpn, &opt.nrpn, 1, 1 << 16);
-    snprintf(opt.dir, sizeof(opt.dir), "/var/tmp/scr-model.%d", (int)getpid());
+    snprintf(opt.dir, sizeof(opt.dir), "/var/tmp");
     opt.max_seconds = 10;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1874,7 +1944,11 @@ static int parse_args(int argc, char **argv)
         else if (strcmp(a, "--ranks-per-node") == 0)
             bad = parse_list(v, opt.rpn, &opt.nrpn, 1, 1 << 16), i++;
         else if (strcmp(a, "--dir") == 0)
-            bad = snprintf(opt.dir, sizeof(opt.dir), "%s", v) >= (int)sizeof(opt.dir),
+            bad =
+                snprintf(opt.dir, sizeof(opt.dir), "%s", v) >= (int)sizeof(opt.dir) - 32,
+            i++;
+        else if (strcmp(a, "--step") == 0)
+            bad = snprintf(opt.only, sizeof(opt.only), "%s", v) >= (int)sizeof(opt.only),
             i++;
         else if (strcmp(a, "--max-seconds") == 0)
             bad = (opt.max_seconds = atof(v)) <= 0, i++;
@@ -1885,6 +1959,10 @@ static int parse_args(int argc, char **argv)
             return -1;
         }
     }
+    /* a directory of its own inside --dir, which is all it removes at the
+     * end (it once removed --dir itself: /var/tmp, and everything in it) */
+    size_t len = strlen(opt.dir);
+    snprintf(opt.dir + len, sizeof(opt.dir) - len, "/scr-model.%d", (int)getpid());
     return 0;
 }
 

@@ -234,7 +234,7 @@ static int lifecycle_try(const jobopts_t *o, const char *cntldir, const trees_t 
         rc = (log_err("scavenge: %s", err.text), -1);
     fault_point("scavenge.copied", -1); /* COPIED not marked */
     /* a node with nothing to copy still marks, or nobody would be elected */
-    if (scavenge_mark_try(o->prefix, o->jobid, try, o->host, "COPIED", *id, NULL, NULL,
+    if (scavenge_mark_try(o->prefix, o->jobid, try, o->host, "COPIED", *id, live, NULL,
                           &err) < 0)
         rc = (log_err("scavenge: %s", err.text), -1);
     if (*id >= 0 && s.partner_ranks > 0 && live) {

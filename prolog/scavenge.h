@@ -11,10 +11,10 @@
  * is renamed into place after its CRC32 matched the one recorded at
  * completion, so two nodes copying the same rank never leave a torn file.
  *
- * Nodes coordinate through <prefix>/.scr/scavenge.<jobid>.scr (locked
- * updates): COPIED <host> after round 1, FINISHED <host> after round 2, each
- * with the dataset it copied; the node whose FINISHED mark completes the set
- * of live nodes becomes INDEXER, exactly one.
+ * Nodes coordinate through marks on the prefix (scavmark.h): COPIED after
+ * round 1, FINISHED after round 2, each with the dataset it copied; the
+ * node whose FINISHED mark completes the set of live nodes becomes INDEXER,
+ * exactly one.
  * Runs as the job's user.
  */
 #ifndef SCR_SCAVENGE_H
@@ -22,6 +22,7 @@
 
 #include "error.h"
 #include "nodelist.h"
+#include "scavmark.h"
 
 typedef struct {
     const char *prefix;  /* absolute prefix directory */
@@ -50,43 +51,5 @@ int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int 
 int scavenge_own(scavenge_t *s, scr_error_t *err);
 /* Round 2: partner copies of ranks without a .scrfilemap. */
 int scavenge_partners(scavenge_t *s, scr_error_t *err);
-
-/* Record in <prefix>/.scr/scavenge.<jobid>.scr that host reached phase
- * ("COPIED", "FINISHED"; "INDEXED" records that the dataset was indexed
- * outside the epilog, so no epilog indexes it again) having copied dataset id (-1:
- * nothing).  With live, the one caller whose FINISHED mark completes live gets *index_id
- * = the newest dataset any node copied (else -1). */
-int scavenge_mark(const char *prefix, const char *jobid, const char *host,
-                  const char *phase, int id, const nodelist_t *live, int *index_id,
-                  scr_error_t *err);
-/* the newest dataset any node of the job copied (COPIED marks), or -1 */
-int scavenge_job_newest(const char *prefix, const char *jobid);
-/* Wait until every host of live has reached phase (at most timeout seconds).
- * Returns 0 when they have, 1 on timeout. */
-int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
-                  const nodelist_t *live, double timeout);
-
-/* Falling back.  When the dataset the indexer indexed cannot be recovered
- * (files lost on too many nodes of a set), the nodes that copied a part of
- * it try the newest older checkpoint in their caches, and so on: try 1, 2,
- * ... keep their marks, election and verdict under TRY <n> in the scavenge
- * file (try 0 is the top level above).  The _try calls are the ones above
- * for try `try`. */
-int scavenge_mark_try(const char *prefix, const char *jobid, int try, const char *host,
-                      const char *phase, int id, const nodelist_t *live, int *index_id,
-                      scr_error_t *err);
-int scavenge_wait_try(const char *prefix, const char *jobid, int try, const char *phase,
-                      const nodelist_t *live, double timeout);
-/* the indexer records whether dataset id of a try could be indexed (ok 1) */
-int scavenge_verdict(const char *prefix, const char *jobid, int try, int id, int ok,
-                     scr_error_t *err);
-/* wait (at most timeout seconds) for a try's verdict: 0 with *id and *ok,
- * 1 on timeout */
-int scavenge_verdict_wait(const char *prefix, const char *jobid, int try, double timeout,
-                          int *id, int *ok);
-/* the verdict of the last try that has one (0 with *id and *ok), -1 if none */
-int scavenge_job_verdict(const char *prefix, const char *jobid, int *id, int *ok);
-/* the hosts that copied a part of a dataset in a try: the next try's nodes */
-nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try);
 
 #endif

@@ -139,7 +139,7 @@ san_clean() {
 	for f in "$log"/*; do
 		[ -e "$f" ] || continue
 		[ -z "$(san_quiet "$f")" ] && continue
-		if san_tag41 "$f"; then
+		if [ -z "${SCR_STRESS_BEFORE:-}" ] && san_tag41 "$f"; then
 			echo "# $(basename "$f"): the start-up race of Open MPI under Slurm's mpi/pmix (san_tag41), not counted"
 			continue
 		fi

@@ -1645,7 +1645,8 @@ static int series_run(const series_t *s, const model_case_t *c, int rpn, result_
         }
         long next = n * 2 > target ? target : n * 2;
         double predict = took * pow((double)next / (double)n, s->quad ? 2.0 : 1.0);
-        if (predict > opt.max_seconds) {
+        /* a series with a start of its own fits from two sizes at least */
+        if (predict > opt.max_seconds && !(s->start && n == start)) {
             *out = r;
             series_extrapolate(s, have_prev ? &prev : NULL, n1, out, n, target,
                                c->tree_biggest);

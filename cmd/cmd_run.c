@@ -39,6 +39,22 @@ static int run_halted(const cmd_job_t *j, int launched, char *buf, size_t len)
     return held;
 }
 
+/* An earlier run's SCR_FINALIZE_CALLED is cleared before each launch, as
+ * SCR_Init clears it: a run that dies before its SCR_Init (at MPI_Init)
+ * would otherwise leave it standing, and the check after the run would take
+ * it for this run's and not relaunch. */
+static void run_clear_finished(const cmd_job_t *j)
+{
+    kvtree_t *t = kvtree_new();
+    scr_error_t err;
+    if (halt_read(j->o.prefix, t, NULL) == 0 && halt_finished(t) &&
+        (halt_unset(j->o.prefix, "ExitReason", &err) < 0 ||
+         halt_unset(j->o.prefix, "JOBID", &err) < 0))
+        fprintf(stderr, "scr run: cannot clear SCR_FINALIZE_CALLED in %s: %s\n",
+                j->o.prefix, err.text);
+    kvtree_delete(&t);
+}
+
 int cmd_prerun(int argc, char **argv)
 {
     (void)argc;
@@ -149,6 +165,7 @@ int cmd_run(int argc, char **argv)
             printf("scr run: halt condition holds (%s); not launching\n", reason);
             break;
         }
+        run_clear_finished(&j);
         /* the first run needs what SCR_MIN_NODES says; later ones also
          * what the last run used */
         const char *min = getenv("SCR_MIN_NODES");

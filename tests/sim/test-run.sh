@@ -10,7 +10,8 @@
 #  - a halt condition stops scr run and scr prerun (exit 3)
 #  - a run that finished (SCR_Finalize) is not relaunched even when the
 #    application exits non-zero; a second `scr run` in the same job launches
-#    and restarts; a rerun that then fails is relaunched
+#    and restarts; a rerun that then fails is relaunched, and so is one that
+#    dies before SCR_Init (the finished mark is the earlier run's)
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
@@ -95,4 +96,22 @@ run --steps 12 --die-after-ckpt 10 >"$out/die" 2>&1
 check "rerun dies: scr run relaunches it" has "$out/die" 'scr run: run 2 on'
 check "rerun dies: the relaunch finished" has "$out/die" 'done at step 12'
 check "rerun dies: from the checkpoint the dead run wrote" has "$out/die" 'restarted from step\.10, every byte verified'
+# the next run dies at start, before SCR_Init (the start-up race of Open MPI
+# under Slurm's mpi/pmix does so): the finished mark the last run left is
+# not this run's, so scr run relaunches (the prefix is every node's)
+cat >"$pfs/dies-first.sh" <<EOF
+#!/bin/sh
+mkdir "$pfs/first-launch" 2>/dev/null && exit 3
+exec "$ex" "\$@"
+EOF
+chmod +x "$pfs/dies-first.sh"
+(cd "$pfs" && timeout 300 "$scr" run -np 8 --map-by ppr:2:node "$pfs/dies-first.sh" \
+	--steps 16 >"$out/early" 2>&1)
+check "dies at start: run 1 failed" has "$out/early" 'scr run: run 1 exited with status'
+check "dies at start: the last job's SCR_FINALIZE_CALLED did not stop the relaunch" \
+	has "$out/early" 'scr run: run 2 on'
+check "dies at start: the relaunch restarted from step 12 and finished" \
+	has "$out/early" 'restarted from step\.12, every byte verified'
+check "dies at start: done" has "$out/early" 'done at step 16'
+rm -rf "$pfs/dies-first.sh" "$pfs/first-launch"
 finish

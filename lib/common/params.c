@@ -172,8 +172,8 @@ static const param_info_t table[] = {
     {"SCR_PREFIX_REUSE", "1", 0, NULL,
      "files a flush replaces at their own paths on the prefix are kept in "
      "<prefix>/.scr/scr.recycle for the next flush to write over, and what it does not "
-     "take is deleted on a low-priority thread; only when the prefix has room for them "
-     "twice over; SCR_Finalize deletes what is left (0: freed at once by the rename)"},
+     "take is deleted on a low-priority thread; only when the prefix has room for the "
+     "dataset twice over; SCR_Finalize deletes what is left (0: freed at once by the rename)"},
     {"SCR_USE_CONTAINERS", "0", 0, NULL,
      "pack files into containers on the prefix; not supported yet: 1 warns and files are "
      "flushed one by one"},

@@ -561,14 +561,19 @@ static void flush_supersede(scr_ctx_t *ctx, int id, const char *dir,
  * be kept: the pool is on and the prefix has room for them. */
 static int flush_pool_start(scr_ctx_t *ctx, const kvtree_t *files)
 {
-    uint64_t bytes = 0, size;
-    if (!ctx->pfs_pool)
+    uint64_t bytes = 0, size, total = 0;
+    if (!ctx->pfs_pool) /* the same on every rank: SCR_PREFIX_REUSE */
         return 0;
     filepool_drain_async(ctx->pfs_pool); /* what the last flush did not take */
     for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
         if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &size) == 0)
             bytes += size;
-    return filepool_can_hold(ctx->prefix, 2 * bytes);
+    /* room for the whole dataset twice over, decided once: each rank's own
+     * share would fit where the job's does not */
+    MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, ctx->comm);
+    int keep = ctx->rank == 0 && filepool_can_hold(ctx->prefix, 2 * total);
+    MPI_Bcast(&keep, 1, MPI_INT, 0, ctx->comm);
+    return keep;
 }
 
 /* the file at rel's own path into the pool, unless rel is placed already

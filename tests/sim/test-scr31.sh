@@ -6,7 +6,8 @@
 # on any number of them.
 #  (a) files at their own paths with reused names: the older checkpoint
 #      leaves the index, its files are written over by the next flush, an
-#      output dataset lands where the application looks
+#      output dataset lands where the application looks; on a prefix without
+#      room for the replaced files twice over, they are freed at once
 #  (b) restart without SCR's restart API (SCR_FLUSH_ON_RESTART=1,
 #      SCR_FETCH=0) after a node loss: rebuilt, flushed inside SCR_Init, read
 #      with plain POSIX; SCR_Current keeps SCR_FLUSH's count in a new job
@@ -59,7 +60,30 @@ e_hdf5() {
 		sim_run "$out/e4" "node1:3,node2:3,node3:3,node4:3" "$rs" --steps 4 --total 250000 --mode hdf5 --expect-restart 2
 	check "(e) 8 -> 12: every value verified" has "$out/e4" "restarted from ckpt.2 on 12 ranks \(written by 8\)"
 }
-again_only e_hdf5
+# (a) a prefix without room for the replaced files twice over (a 100 MiB
+# tmpfs, checkpoints of 25 MB): they are freed by the rename as
+# before SCR_PREFIX_REUSE, not kept for the next flush, and nothing fails
+a_full() {
+	local small
+	small=$(mktemp -d /var/tmp/scr-small.XXXXXX)
+	mount -t tmpfs -o size=100m tmpfs "$small" || { check "(a) a 100 MiB tmpfs" false; return; }
+	SCR_SIM_BASE=$small sim_setup 5
+	SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+	check "(a) no room: scr_example flushes 3 checkpoints of reused names to a nearly full prefix" \
+		sim_run "$out/af1" "$ALL" "$ex" --steps 6 --size 4000000
+	check "(a) no room: the names were reused" has "$out/af1" "dataset 3 reuses file names of dataset 2"
+	check "(a) no room: no flush kept the replaced files to write over" \
+		sh -c "! grep -E 'the prefix: wrote over [1-9]' '$out/af1' && grep -q 'the prefix: wrote over 0 replaced' '$out/af1'"
+	check "(a) no room: nothing is left in the pool" \
+		sh -c "[ -z \"\$(ls -A '$pfs/.scr/scr.recycle' 2>/dev/null)\" ]"
+	wipe_all
+	SIM_JOB_ID=4301 check "(a) no room: a new job restarts from the prefix" \
+		sim_run "$out/af2" "$ALL" "$ex" --steps 8 --size 4000000 --expect-restart 6
+	check "(a) no room: every byte verified" has "$out/af2" "restarted from step.6, every byte verified"
+	sim_cleanup
+	umount "$small" && rmdir "$small"
+}
+again_only e_hdf5 a_full
 
 # ---- (a) files at their own paths, names reused ----
 sim_setup 5
@@ -81,6 +105,8 @@ wipe_all
 SIM_JOB_ID=4300 check "(a) a new job restarts from the prefix" \
 	sim_run "$out/a2" "$ALL" "$ex" --steps 6 --size 100000 --expect-restart 4
 check "(a) every byte verified" has "$out/a2" "restarted from step.4, every byte verified"
+# the pool's other path: with gcc alone (tests/sim/lib.sh: again)
+again && a_full
 
 # ---- (b) restart without SCR's restart API, after a node loss ----
 sim_setup 5

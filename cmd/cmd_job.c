@@ -237,6 +237,10 @@ int cmd_job_postrun(cmd_job_t *j)
         nodelist_delete(&live);
         return -1;
     }
+    /* an earlier postrun of this job (a second `scr run`) elected its
+     * indexer and recorded its verdict: those are not this one's */
+    lifecycle_use_recorded(&j->o, NULL);
+    scavenge_marks_remove(j->o.prefix, j->o.jobid);
     char *args[] = {self, "scavenge", "--live", livestr, NULL};
     argv_t cmd = {0};
     j->launcher->per_node(j->launcher, &cmd, live, 4, args);

@@ -365,3 +365,31 @@ int scavenge_mark_files(const char *prefix, const char *jobid, const nodelist_t 
         leaf[0] = '\0';
     return k;
 }
+
+/* a file and its lock file */
+static void mark_unlink(const char *path)
+{
+    char lock[4500];
+    snprintf(lock, sizeof(lock), "%s.lock", path);
+    unlink(path);
+    unlink(lock);
+}
+
+void scavenge_marks_remove(const char *prefix, const char *jobid)
+{
+    char path[4400];
+    int leaves = 0;
+    kvtree_t *t = kvtree_new();
+    mark_path(prefix, jobid, -1, path, sizeof(path));
+    if (access(path, F_OK) == 0)
+        kvtree_read_with_lock(path, t, NULL);
+    kvtree_util_get_int(t, "LEAVES", &leaves);
+    kvtree_delete(&t);
+    mark_unlink(path);
+    for (int k = 0;; k++) {
+        mark_path(prefix, jobid, k, path, sizeof(path));
+        if (access(path, F_OK) != 0 && k >= leaves)
+            break;
+        mark_unlink(path);
+    }
+}

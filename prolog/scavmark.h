@@ -70,6 +70,11 @@ int scavenge_job_verdict(const char *prefix, const char *jobid, int *id, int *ok
 /* the hosts that copied a part of a dataset in a try: the next try's nodes */
 nodelist_t *scavenge_copiers(const char *prefix, const char *jobid, int try);
 
+/* Remove a job's marks (the root, the leaves, their lock files): `scr
+ * postrun` starts afresh, since a job script may run `scr run` twice and the
+ * first one's election and verdict are not the second's. */
+void scavenge_marks_remove(const char *prefix, const char *jobid);
+
 /* the files host's mark touches (bench/scr-model): root always, leaf when
  * it marks a leaf (else ""); returns the leaf, -1 for none */
 int scavenge_mark_files(const char *prefix, const char *jobid, const nodelist_t *live,

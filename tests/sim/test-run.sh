@@ -92,6 +92,12 @@ run --steps 8 --expect-restart 4 >"$out/again" 2>&1
 check "again: a second scr run in the same job succeeds" test $? -eq 0
 check "again: it launched despite the earlier finish" has "$out/again" 'scr run: run 1 succeeded'
 check "again: and restarted from the job's cache" has "$out/again" 'restarted from step\.4, every byte verified'
+# each scr run ends with postrun's scavenge: the second one's marks start
+# afresh (the first one's indexer and verdict are not its own)
+check "again: its postrun scavenged and indexed step 8" \
+	has "$out/again" 'scr postrun: dataset [0-9]+ scavenged and indexed'
+(cd "$pfs" && "$scr" index --list) >"$out/again-index"
+check "again: step 8 is the prefix's current checkpoint" has "$out/again-index" '^\* +[0-9]+ +complete +step\.8 '
 run --steps 12 --die-after-ckpt 10 >"$out/die" 2>&1
 check "rerun dies: scr run relaunches it" has "$out/die" 'scr run: run 2 on'
 check "rerun dies: the relaunch finished" has "$out/die" 'done at step 12'

@@ -124,6 +124,13 @@ static void test_leaves(void)
     ok(nodelist_count(c) == 1, "leaves: try 1 has its own copier (%d)",
        nodelist_count(c));
     nodelist_delete(&c);
+    scavenge_marks_remove(prefix, "9");
+    ok(file_size(prefix, "scavenge.9.scr") < 0 &&
+           file_size(prefix, "scavenge.9.0.scr") < 0 &&
+           file_size(prefix, "scavenge.9.2.scr") < 0 &&
+           file_size(prefix, "scavenge.9.2.scr.lock") < 0,
+       "leaves: scavenge_marks_remove leaves no file of them");
+    ok(scavenge_job_newest(prefix, "9") == -1, "leaves: and no mark");
     nodelist_delete(&all_but);
     nodelist_delete(&live);
 }

@@ -16,7 +16,7 @@
 #
 # Then: asuser CMD... (as the test user, in $work), script NAME BODY (a batch
 # script the user owns), submit SBATCH-ARGS... (prints the job id),
-# job_state JOB, wait_job JOB (until it and its epilogs are over),
+# job_state JOB, wait_job JOB [SECONDS] (until it and its epilogs are over),
 # run_job OUT CMD... (submit and wait, again after the san_tag41 race),
 # node_reason NODE, owned_by USER DIR, owned_by_user DIR.
 cluster=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/slurmcluster
@@ -77,9 +77,9 @@ script() { # script NAME BODY: a batch script owned by the user
 }
 submit() { asuser sbatch --parsable "$@" | cut -d';' -f1; }
 job_state() { squeue -h -j "$1" -t all -o %T 2>/dev/null | head -1; }
-wait_job() { # until the job and its epilogs are over
+wait_job() { # JOB [SECONDS]: until the job and its epilogs are over (150 s)
 	local i s
-	for i in $(seq 1 600); do
+	for i in $(seq 1 $((${2:-150} * 4))); do
 		s=$(job_state "$1")
 		case "$s" in PENDING | CONFIGURING | RUNNING | COMPLETING | "") sleep 0.25 ;; *) return 0 ;; esac
 	done

@@ -137,7 +137,9 @@ echo \"scr run exit: \$?\""
 			fi
 			;;
 		esac
-		wait_job "$j" || { scancel "$j"; wait_job "$j"; }
+		# a relaunch whose wire-up stalls takes SLURM_PMIX_TIMEOUT (above)
+		# and another launch
+		wait_job "$j" 300 || { scancel "$j"; wait_job "$j"; }
 		if [ -n "$node" ]; then
 			"$cluster" restart-node "$cl" "$node" >/dev/null 2>&1
 			"$cluster" wait-state "$cl" "$node" idle 90 >/dev/null

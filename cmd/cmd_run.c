@@ -45,14 +45,10 @@ static int run_halted(const cmd_job_t *j, int launched, char *buf, size_t len)
  * it for this run's and not relaunch. */
 static void run_clear_finished(const cmd_job_t *j)
 {
-    kvtree_t *t = kvtree_new();
     scr_error_t err;
-    if (halt_read(j->o.prefix, t, NULL) == 0 && halt_finished(t) &&
-        (halt_unset(j->o.prefix, "ExitReason", &err) < 0 ||
-         halt_unset(j->o.prefix, "JOBID", &err) < 0))
+    if (halt_clear_finished(j->o.prefix, NULL, 0, &err) < 0)
         fprintf(stderr, "scr run: cannot clear SCR_FINALIZE_CALLED in %s: %s\n",
                 j->o.prefix, err.text);
-    kvtree_delete(&t);
 }
 
 int cmd_prerun(int argc, char **argv)

@@ -90,6 +90,42 @@ int halt_finished(const kvtree_t *t)
     return r && strcmp(r, HALT_FINALIZE_CALLED) == 0;
 }
 
+typedef struct {
+    char *job;
+    size_t len;
+    int cleared;
+} finished_arg_t;
+
+static int halt_do_clear_finished(kvtree_t *t, void *arg)
+{
+    finished_arg_t *a = arg;
+    if (!halt_finished(t))
+        return 1; /* cleared by another since the read: nothing to write */
+    const char *job = kvtree_get_val(t, "JOBID");
+    if (a->len)
+        snprintf(a->job, a->len, "%s", job ? job : "?");
+    kvtree_unset(t, "ExitReason");
+    kvtree_unset(t, "JOBID");
+    a->cleared = 1;
+    return 0;
+}
+
+int halt_clear_finished(const char *prefix, char *job, size_t len, scr_error_t *err)
+{
+    /* read first: a prefix without the mark gets no halt or lock file */
+    kvtree_t *t = kvtree_new();
+    int finished = halt_read(prefix, t, NULL) == 0 && halt_finished(t);
+    kvtree_delete(&t);
+    if (!finished)
+        return 0;
+    char path[4200];
+    finished_arg_t a = {job, len, 0};
+    halt_path(prefix, path, sizeof(path));
+    if (kvtree_update_file(path, halt_do_clear_finished, &a, 1, err) < 0)
+        return -1;
+    return a.cleared;
+}
+
 /* now + secs >= when; the file's numbers may be anything a long holds */
 static int halt_reached(time_t now, long secs, time_t when)
 {

@@ -42,6 +42,11 @@ enum {
 
 /* Does ExitReason say a run finished (SCR_FINALIZE_CALLED)? */
 int halt_finished(const kvtree_t *t);
+/* Clear that mark (ExitReason and the JOBID that set it) in one locked
+ * update: a new run has not finished.  Returns 1 when it was set (the job
+ * that finished in job, if len), 0 when not (no file is made), -1 with
+ * err. */
+int halt_clear_finished(const char *prefix, char *job, size_t len, scr_error_t *err);
 
 /* Does a condition hold at now?  end_time (0: unknown) and halt_seconds
  * come from the scheduler and SCR_HALT_SECONDS.  Writes the reason. */

@@ -309,18 +309,14 @@ static void init_halt_check(scr_ctx_t *ctx)
 {
     char reason[SCR_HALT_REASON_MAX] = "";
     if (ctx->rank == 0) {
-        kvtree_t *t = kvtree_new();
+        char job[128];
         scr_error_t err;
-        halt_read(ctx->prefix, t, NULL);
-        if (halt_finished(t)) {
-            const char *job = kvtree_get_val(t, "JOBID");
-            log_dbg(1, "job %s finished a run earlier; job %s runs again",
-                    job ? job : "?", ctx->jobid);
-            if (halt_unset(ctx->prefix, "ExitReason", &err) < 0 ||
-                halt_unset(ctx->prefix, "JOBID", &err) < 0)
-                log_warn("cannot clear SCR_FINALIZE_CALLED: %s", err.text);
-        }
-        kvtree_delete(&t);
+        int cleared = halt_clear_finished(ctx->prefix, job, sizeof(job), &err);
+        if (cleared > 0)
+            log_dbg(1, "job %s finished a run earlier; job %s runs again", job,
+                    ctx->jobid);
+        else if (cleared < 0)
+            log_warn("cannot clear SCR_FINALIZE_CALLED: %s", err.text);
     }
     if (!scr_halt_check(ctx, reason, sizeof(reason)))
         return;

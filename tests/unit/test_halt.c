@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_halt.c - halt conditions: time parsing, each condition, the file */
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "halt.h"
@@ -120,6 +122,28 @@ int main(void)
     ok(halt_remove(dir, &err) == 0, "remove");
     kvtree_clear(r);
     ok(halt_read(dir, r, &err) == 0 && kvtree_size(r) == 0, "removed: empty");
+    char job[64] = "", path[4200], fresh[4200];
+    struct stat st;
+    snprintf(fresh, sizeof(fresh), "%s/fresh", dir);
+    mkdir(fresh, 0700);
+    halt_path(fresh, path, sizeof(path));
+    ok(halt_clear_finished(fresh, job, sizeof(job), &err) == 0 && stat(path, &st) < 0,
+       "clear_finished with no halt file: nothing, and no file made");
+    halt_set(dir, "ExitReason", HALT_FINALIZE_CALLED, &err);
+    halt_set(dir, "JOBID", "4242", &err);
+    halt_set(dir, "CheckpointsLeft", "3", &err);
+    kvtree_clear(r);
+    ok(halt_clear_finished(dir, job, sizeof(job), &err) == 1 &&
+           strcmp(job, "4242") == 0 && halt_read(dir, r, &err) == 0 &&
+           !halt_finished(r) && !kvtree_get(r, "JOBID") &&
+           kvtree_get(r, "CheckpointsLeft"),
+       "clear_finished: the mark and its job go, with the job named; the rest stays");
+    ok(halt_clear_finished(dir, job, sizeof(job), &err) == 0, "clear_finished again: 0");
+    halt_set(dir, "ExitReason", "SCR_HALT_IMMEDIATE", &err);
+    kvtree_clear(r);
+    ok(halt_clear_finished(dir, NULL, 0, &err) == 0 && halt_read(dir, r, &err) == 0 &&
+           kvtree_get(r, "ExitReason"),
+       "clear_finished leaves another ExitReason alone");
     kvtree_delete(&r);
     kvtree_delete(&h);
     tu_rmrf(dir);

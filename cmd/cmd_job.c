@@ -250,7 +250,6 @@ int cmd_job_postrun(cmd_job_t *j)
     argv_free(&cmd);
     nodelist_delete(&live);
     free(livestr);
-    lifecycle_use_recorded(&j->o, NULL);
     int id = scavenge_job_newest(j->o.prefix, j->o.jobid);
     if (id < 0) {
         printf("scr postrun: the newest checkpoint is already on %s\n", j->o.prefix);

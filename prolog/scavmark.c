@@ -58,6 +58,15 @@ static int mark_max_id(const kvtree_t *sec, const char *phase)
     return best;
 }
 
+/* does a section have a mark of phase from every host of hosts */
+static int mark_all_in(const kvtree_t *sec, const char *phase, const nodelist_t *hosts)
+{
+    for (int i = 0; i < nodelist_count(hosts); i++)
+        if (!kvtree_getf(sec, "%s %s", phase, nodelist_nth(hosts, i)))
+            return 0;
+    return 1;
+}
+
 /* has every live node reached phase, by a root section: each host's own
  * mark there, or with leaves, each leaf's */
 static int mark_complete(const kvtree_t *sec, const char *phase, const nodelist_t *live)
@@ -66,17 +75,14 @@ static int mark_complete(const kvtree_t *sec, const char *phase, const nodelist_
     for (int k = 0; k < leaves; k++)
         if (!kvtree_getf(sec, "LEAF %d %s", k, phase))
             return 0;
-    for (int i = 0; !leaves && live && i < nodelist_count(live); i++)
-        if (!kvtree_getf(sec, "%s %s", phase, nodelist_nth(live, i)))
-            return 0;
-    return 1;
+    return leaves > 0 || mark_all_in(sec, phase, live);
 }
 
 typedef struct {
     const char *host, *phase;
     int id, try;
     const nodelist_t *live;    /* root: election over this set */
-    const nodelist_t *members; /* leaf: its hosts, sorted */
+    const nodelist_t *members; /* leaf: its hosts */
     int leaf, elected, index_id, complete, leaf_max;
 } mark_arg_t;
 
@@ -110,10 +116,7 @@ static int mark_do_leaf(kvtree_t *top, void *arg)
     mark_arg_t *a = arg;
     kvtree_t *t = mark_section(top, a->try, 1);
     kvtree_util_set_int(kvtree_setf(t, NULL, "%s %s", a->phase, a->host), "ID", a->id);
-    a->complete = 1;
-    for (int i = 0; a->complete && i < nodelist_count(a->members); i++)
-        a->complete =
-            kvtree_getf(t, "%s %s", a->phase, nodelist_nth(a->members, i)) != NULL;
+    a->complete = mark_all_in(t, a->phase, a->members);
     a->leaf_max = mark_max_id(t, a->phase);
     return 0;
 }
@@ -231,32 +234,60 @@ int scavenge_wait(const char *prefix, const char *jobid, const char *phase,
     return scavenge_wait_try(prefix, jobid, 0, phase, live, timeout);
 }
 
-/* the root's section of try, then each leaf's: the LEAVES the root has
- * once a leaf was complete, and any leaf file after those (a leaf with no
- * mark at all has nothing to say) */
-static void mark_each_section(const char *prefix, const char *jobid, int try,
-                              void (*fn)(const kvtree_t *sec, void *arg), void *arg)
+/* fn on the path of each leaf file there is: the LEAVES the root has once a
+ * leaf was complete, and any after those (a leaf no node marked has no
+ * file, and nothing to say).  Files are tested, not read: a locked read
+ * would make the lock file of a leaf that has none. */
+static void mark_each_leaf(const char *prefix, const char *jobid, int leaves,
+                           void (*fn)(const char *path, void *arg), void *arg)
+{
+    char path[4400];
+    for (int k = 0;; k++) {
+        mark_path(prefix, jobid, k, path, sizeof(path));
+        if (access(path, F_OK) == 0)
+            fn(path, arg);
+        else if (k >= leaves)
+            break;
+    }
+}
+
+/* the root's LEAVES (0 when it has none, or there is no root) */
+static int mark_root_leaves(const char *prefix, const char *jobid, kvtree_t *root)
 {
     char path[4400];
     int leaves = 0;
-    kvtree_t *t = kvtree_new();
     mark_path(prefix, jobid, -1, path, sizeof(path));
+    if (access(path, F_OK) == 0)
+        kvtree_read_with_lock(path, root, NULL);
+    kvtree_util_get_int(root, "LEAVES", &leaves);
+    return leaves;
+}
+
+typedef struct {
+    int try;
+    void (*fn)(const kvtree_t *sec, void *arg);
+    void *arg;
+} section_walk_t;
+
+static void mark_leaf_section(const char *path, void *arg)
+{
+    section_walk_t *w = arg;
+    kvtree_t *t = kvtree_new();
     kvtree_read_with_lock(path, t, NULL);
-    kvtree_util_get_int(t, "LEAVES", &leaves);
-    fn(mark_section(t, try, 0), arg);
-    for (int k = 0;; k++) {
-        kvtree_delete(&t);
-        t = kvtree_new();
-        mark_path(prefix, jobid, k, path, sizeof(path));
-        if (access(path, F_OK) != 0) { /* not read: that would make its lock file */
-            if (k >= leaves)
-                break;
-            continue;
-        }
-        kvtree_read_with_lock(path, t, NULL);
-        fn(mark_section(t, try, 0), arg);
-    }
+    w->fn(mark_section(t, w->try, 0), w->arg);
     kvtree_delete(&t);
+}
+
+/* fn on the root's section of try, then on each leaf's */
+static void mark_each_section(const char *prefix, const char *jobid, int try,
+                              void (*fn)(const kvtree_t *sec, void *arg), void *arg)
+{
+    kvtree_t *root = kvtree_new();
+    int leaves = mark_root_leaves(prefix, jobid, root);
+    fn(mark_section(root, try, 0), arg);
+    kvtree_delete(&root);
+    section_walk_t w = {try, fn, arg};
+    mark_each_leaf(prefix, jobid, leaves, mark_leaf_section, &w);
 }
 
 static void mark_newest_in(const kvtree_t *sec, void *arg)
@@ -367,8 +398,9 @@ int scavenge_mark_files(const char *prefix, const char *jobid, const nodelist_t 
 }
 
 /* a file and its lock file */
-static void mark_unlink(const char *path)
+static void mark_unlink(const char *path, void *arg)
 {
+    (void)arg;
     char lock[4500];
     snprintf(lock, sizeof(lock), "%s.lock", path);
     unlink(path);
@@ -378,18 +410,10 @@ static void mark_unlink(const char *path)
 void scavenge_marks_remove(const char *prefix, const char *jobid)
 {
     char path[4400];
-    int leaves = 0;
-    kvtree_t *t = kvtree_new();
+    kvtree_t *root = kvtree_new();
+    int leaves = mark_root_leaves(prefix, jobid, root);
+    kvtree_delete(&root);
     mark_path(prefix, jobid, -1, path, sizeof(path));
-    if (access(path, F_OK) == 0)
-        kvtree_read_with_lock(path, t, NULL);
-    kvtree_util_get_int(t, "LEAVES", &leaves);
-    kvtree_delete(&t);
-    mark_unlink(path);
-    for (int k = 0;; k++) {
-        mark_path(prefix, jobid, k, path, sizeof(path));
-        if (access(path, F_OK) != 0 && k >= leaves)
-            break;
-        mark_unlink(path);
-    }
+    mark_unlink(path, NULL);
+    mark_each_leaf(prefix, jobid, leaves, mark_unlink, NULL);
 }

@@ -326,6 +326,13 @@ static void print_against(FILE *out)
                     "           extra peak memory per rank (largest): ours %.1f MiB, "
                     "LLNL %.1f MiB\n",
                     mo, ml);
+        mo = median_of("whole.ours", against[t].scheme, "extra_anon_per_rank");
+        ml = median_of("whole.llnl", against[t].scheme, "extra_anon_per_rank");
+        if (mo >= 0 && ml >= 0)
+            fprintf(out,
+                    "           of it anonymous (buffers, not mapped cache files): "
+                    "ours %.1f MiB, LLNL %.1f MiB%s\n",
+                    mo, ml, mo <= 2 * ml ? "" : "  (target within 2x: MISSED)");
         double floor, net,
             best = against_floor(t, "net_sendrecv", against[t].off_node, theirs, &floor,
                                  &net);

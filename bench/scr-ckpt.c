@@ -14,7 +14,7 @@
  *
  *   scr-ckpt --bytes N --files F --reps R --json FILE --impl NAME
  *            --scheme NAME --label TEXT [--threads 1] [--compute-ms MS] [--sleep 1]
- *            [--restart cache|rebuild|fetch] [--coll 1]
+ *            [--restart cache|rebuild|fetch] [--coll 1] [--mem-sample MS]
  *
  * --threads 1 initializes MPI with MPI_THREAD_MULTIPLE (asynchronous
  * redundancy, SCR_REDUNDANCY_ASYNC=1, needs it); --compute-ms computes
@@ -40,6 +40,9 @@
  * that repetition's bare_scheme: the library's Complete against the work
  * it cannot avoid, measured moments apart on the same machine (SINGLE:
  * whole_over_bare, ckpt_whole over bare_scheme);
+ * with --mem-sample MS, extra_anon_per_rank (MiB): the growth of the
+ * anonymous memory's peak over SCR_Init to the last checkpoint's compute
+ * step, sampled every MS ms (sample_start below);
  * with --coll 1, coll_bare (s): after SCR_Finalize, the machine's floor
  * for an agreement at this size, an MPI_Barrier and an MPI_Allreduce
  * (bench/scale.sh reports each step over it);
@@ -49,6 +52,7 @@
  */
 #include <fcntl.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +66,7 @@
 #define MAXREPS 64
 
 static struct {
-    int rank, ranks, reps, files, threads, compute_ms, sleep, coll;
+    int rank, ranks, reps, files, threads, compute_ms, sleep, coll, mem_sample;
     long long bytes;
     const char *json, *impl, *scheme, *label, *restart;
 } c = {.reps = 5,
@@ -156,6 +160,8 @@ static void parse(int argc, char **argv)
             c.restart = argv[i + 1];
         else if (!strcmp(argv[i], "--coll"))
             c.coll = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--mem-sample"))
+            c.mem_sample = atoi(argv[i + 1]);
         else
             die(argv[i]);
     }
@@ -225,6 +231,89 @@ static void compute(int ms)
         nanosleep(&ts, NULL);
     else if (ms > 0)
         spin((long)(spin_per_ms() * ms));
+}
+
+/* --mem-sample MS: the peak of the process's anonymous memory, read from
+ * /proc/self/statm every MS milliseconds by a thread.  VmHWM also counts
+ * the pages of files the process maps, and a library that moves pieces
+ * through mappings of its cached files (ours) touches pages that are in
+ * the node's memory anyway: resident less shared is what it takes from
+ * the application (buffers, metadata, MPI's own).  A sampler can miss a
+ * peak shorter than MS; the buffers of a transfer live for all of it. */
+static struct {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    int fd, on, stop;
+    long peak; /* pages */
+} smp = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1};
+
+static long anon_pages(int fd)
+{
+    char line[256];
+    long size, resident, shared;
+    ssize_t n = pread(fd, line, sizeof(line) - 1, 0);
+    if (n <= 0)
+        return 0;
+    line[n] = '\0';
+    if (sscanf(line, "%ld %ld %ld", &size, &resident, &shared) != 3)
+        return 0;
+    return resident - shared;
+}
+
+static void *sample_loop(void *arg)
+{
+    struct timespec ts = {c.mem_sample / 1000, (long)(c.mem_sample % 1000) * 1000000};
+    (void)arg;
+    for (;;) {
+        pthread_mutex_lock(&smp.lock);
+        if (smp.stop) {
+            pthread_mutex_unlock(&smp.lock);
+            return NULL;
+        }
+        long a = smp.on ? anon_pages(smp.fd) : 0;
+        if (a > smp.peak)
+            smp.peak = a;
+        pthread_mutex_unlock(&smp.lock);
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* start sampling; the baseline is the anonymous memory now */
+static long sample_start(void)
+{
+    if (c.mem_sample <= 0)
+        return 0;
+    if ((smp.fd = open("/proc/self/statm", O_RDONLY)) < 0)
+        die("open /proc/self/statm");
+    smp.on = 1;
+    if (pthread_create(&smp.thread, NULL, sample_loop, NULL) != 0)
+        die("pthread_create");
+    return anon_pages(smp.fd);
+}
+
+/* sampling off (1) or on again (0), around work that is not the library's */
+static void sample_pause(int off)
+{
+    if (c.mem_sample <= 0)
+        return;
+    pthread_mutex_lock(&smp.lock);
+    smp.on = !off;
+    pthread_mutex_unlock(&smp.lock);
+}
+
+/* stop; the peak's growth over base, in MiB */
+static double sample_stop(long base)
+{
+    if (c.mem_sample <= 0)
+        return 0;
+    long last = anon_pages(smp.fd);
+    pthread_mutex_lock(&smp.lock);
+    smp.stop = 1;
+    pthread_mutex_unlock(&smp.lock);
+    pthread_join(smp.thread, NULL);
+    close(smp.fd);
+    long peak = smp.peak > last ? smp.peak : last;
+    return (double)(peak - base) * (double)sysconf(_SC_PAGESIZE) / (1 << 20);
 }
 
 /* peak resident memory of this process so far (VmHWM), in MiB */
@@ -311,6 +400,7 @@ static void compute_step(int i, const char *all, size_t per, double *comp, doubl
     compute_timed(c.compute_ms / 2, comp);
     double p = peak_mib();
     *peak = p > *peak ? p : *peak;
+    sample_pause(1);
     switch (bare_kind()) {
     case 'S':
         *bare = bare_single(dir, all, per);
@@ -322,6 +412,7 @@ static void compute_step(int i, const char *all, size_t per, double *comp, doubl
         *bare = bare_xor(dir, all, per, last);
     }
     peak_reset();
+    sample_pause(0);
     compute_timed(c.compute_ms - c.compute_ms / 2, comp);
 }
 
@@ -350,7 +441,9 @@ static double restart_cp_baseline(void)
  * Emits, slowest rank: restart_KIND_s, from before MPI_Init to the end of
  * SCR_Complete_restart; _init_s, SCR_Init's share; _scr_s, the time in
  * SCR's calls (the rest is MPI's start and the application's reads, the
- * same for any library); and for fetch its cp baseline after the restart
+ * same for any library; a barrier, outside the clock, lines the ranks up
+ * after SCR_Init and before SCR_Complete_restart, so a rank's wait for the
+ * slowest one's SCR_Init or reads is not counted as the library's); and for fetch its cp baseline after the restart
  * (restart_fetch_cp_s) */
 static int restart_run(char *buf, size_t per, double t_mpi)
 {
@@ -360,6 +453,7 @@ static int restart_run(char *buf, size_t per, double t_mpi)
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
     double in_scr = bench_now() - t0, init = bench_slowest(in_scr);
+    MPI_Barrier(MPI_COMM_WORLD);
     t0 = bench_now();
     if (SCR_Have_restart(&have, name) != SCR_SUCCESS || !have ||
         SCR_Start_restart(name) != SCR_SUCCESS)
@@ -379,6 +473,9 @@ static int restart_run(char *buf, size_t per, double t_mpi)
         if (fd >= 0)
             close(fd);
     }
+    /* the slowest reader is the application's: the clock in
+     * SCR_Complete_restart starts when every rank has read */
+    MPI_Barrier(MPI_COMM_WORLD);
     t0 = bench_now();
     if (SCR_Complete_restart(valid) != SCR_SUCCESS)
         die("SCR_Complete_restart failed");
@@ -429,6 +526,7 @@ int main(int argc, char **argv)
     /* the application's own data is resident: what the peak gains from
      * here on is the library's (and MPI's) extra memory for checkpoints */
     double peak0 = peak_mib(), peak = peak0;
+    long anon0 = sample_start();
     double t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
@@ -448,6 +546,8 @@ int main(int argc, char **argv)
     free(all);
     double now = peak_mib(), extra = (now > peak ? now : peak) - peak0, most;
     MPI_Allreduce(&extra, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    double anon = sample_stop(anon0), anon_most;
+    MPI_Allreduce(&anon, &anon_most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     t0 = bench_now();
     SCR_Finalize();
     double fin = bench_slowest(bench_now() - t0), net[MAXREPS];
@@ -463,6 +563,8 @@ int main(int argc, char **argv)
     emit("init", &init, 1, "s");
     emit("finalize", &fin, 1, "s");
     emit("extra_mem_per_rank", &most, 1, "MiB");
+    if (c.mem_sample > 0)
+        emit("extra_anon_per_rank", &anon_most, 1, "MiB");
     emit("net_sendrecv", net, c.reps, "s");
     if (bared) {
         emit("bare_scheme", bare, c.reps, "s");

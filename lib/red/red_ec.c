@@ -233,10 +233,11 @@ static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error
         return red_rs_encode(j, ctx, comm, err);
     /* XOR: one parity chunk (m = 1).  n slots to receive, twice: 2 MiB
      * each (512 KiB pieces for a set of 4) took the extra memory per rank
-     * from 28-35 MiB to 14-17 MiB with 1 MiB pieces, no slower
-     * (bench/README.md) */
+     * from 28-35 MiB to 14-17 MiB with 1 MiB pieces, no slower; 1 MiB
+     * each (256 KiB pieces) took the anonymous part from 9.5 to 4.3 MiB,
+     * within 3 % of the speed (bench/README.md) */
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP / 2, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP / 4, comm, err);
     pp.prepare = ec_encode_prepare;
     pp.xchg = ec_pipe_trade_all;
     pp.finish = ec_encode_finish;

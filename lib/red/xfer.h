@@ -29,8 +29,11 @@ typedef int (*xfer_hook_fn)(const kvtree_t *recv, const char *recv_dir, void *ar
 
 /* the piece of a transfer the application waits for, from SCR_MPI_BUF_SIZE:
  * 4 MiB messages took 0.40 s against 0.45-0.47 s for 1 MiB in PARTNER's
- * SCR_Complete_output (bench/README.md) */
-#define XFER_SYNC_PIECE(bufsize) ((size_t)(bufsize)*4)
+ * SCR_Complete_output, and 2 MiB were as fast as 4 MiB (0.82 against 0.79
+ * GB/s, interleaved launches) with half the anonymous memory: two receive
+ * buffers of a piece when the received files are new, 4.2 MiB per rank
+ * against 8.3 (bench/README.md) */
+#define XFER_SYNC_PIECE(bufsize) ((size_t)(bufsize)*2)
 
 typedef struct {
     size_t bufsize;        /* bytes per piece */

@@ -443,8 +443,8 @@ static double restart_cp_baseline(void)
  * SCR's calls (the rest is MPI's start and the application's reads, the
  * same for any library; a barrier, outside the clock, lines the ranks up
  * after SCR_Init and before SCR_Complete_restart, so a rank's wait for the
- * slowest one's SCR_Init or reads is not counted as the library's); and for fetch its cp
- * baseline after the restart (restart_fetch_cp_s) */
+ * slowest one's SCR_Init or reads is not counted as the library's); and
+ * for fetch its cp baseline after the restart (restart_fetch_cp_s) */
 static int restart_run(char *buf, size_t per, double t_mpi)
 {
     char name[SCR_MAX_FILENAME], file[64], path[SCR_MAX_FILENAME], metric[64];

@@ -106,8 +106,8 @@ static const param_info_t table[] = {
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL,
      "bytes per message in the redundancy pipelines (XOR/RS: less in large sets, so "
-     "their buffers stay within 8 MiB); partner copies made while the application "
-     "waits, and the moves of files at restart, send four times that"},
+     "each of their buffers stays within 1-4 MiB); partner copies made while the "
+     "application waits, and the moves of files at restart, send twice that"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read and write when copying files"},
     {"SCR_OVERLAP", NULL, 0, NULL,
      "1: copies and redundancy pipelines read ahead on a helper thread; 0: not; unset: "
@@ -173,7 +173,8 @@ static const param_info_t table[] = {
      "files a flush replaces at their own paths on the prefix are kept in "
      "<prefix>/.scr/scr.recycle for the next flush to write over, and what it does not "
      "take is deleted on a low-priority thread; only when the prefix has room for the "
-     "dataset twice over; SCR_Finalize deletes what is left (0: freed at once by the rename)"},
+     "dataset twice over; SCR_Finalize deletes what is left (0: freed at once by the "
+     "rename)"},
     {"SCR_USE_CONTAINERS", "0", 0, NULL,
      "pack files into containers on the prefix; not supported yet: 1 warns and files are "
      "flushed one by one"},

@@ -227,6 +227,7 @@ static int cmd_job_postrun_index(cmd_job_t *j, int id)
 int cmd_job_postrun(cmd_job_t *j)
 {
     char self[4096];
+    jobopts_start_clock(&j->o); /* the index event's secs= count from here */
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0)
         return -1;

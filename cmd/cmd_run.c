@@ -128,6 +128,13 @@ static int run_want(const cmd_job_t *j, int uargc, char **uargv, int *user)
     return all - (int)spares;
 }
 
+static double run_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* the first n of live, in the job's order */
 static nodelist_t *run_pick(const nodelist_t *live, int n)
 {
@@ -155,6 +162,9 @@ int cmd_run(int argc, char **argv)
         cmd_job_free(&j);
         return 1;
     }
+    /* the decision's time: from scr run's start or the last run's end to
+     * the launch (the halt check, the node probes, the plan) */
+    double decide0 = run_now();
     for (attempt = 1; runs < 0 || attempt <= runs; attempt++) {
         nodelist_t *live = NULL, *use = NULL;
         if (run_halted(&j, attempt > 1, reason, sizeof(reason))) {
@@ -181,10 +191,12 @@ int cmd_run(int argc, char **argv)
         argv_t cmd = {0};
         j.launcher->app(j.launcher, &cmd, &where, argc - first, argv + first);
         char *hosts = nodelist_compress(where.nodes);
-        printf("scr run: run %d on %s\n", attempt, hosts);
+        printf("scr run: run %d on %s (decided in %.2f s)\n", attempt, hosts,
+               run_now() - decide0);
         fflush(stdout);
         free(hosts);
         rc = launch_run(cmd.argv, NULL);
+        decide0 = run_now();
         argv_free(&cmd);
         nodelist_delete(&use);
         nodelist_delete(&live);

@@ -406,9 +406,13 @@ static int on_scavenge(rep_job_t *j, const rlog_event_t *ev)
     char size[32] = "? bytes";
     if (m->bytes >= 0)
         units_format_bytes((uint64_t)m->bytes, size, sizeof(size));
+    char took[48] = "";
+    if (ev_double(ev, "secs", -1) >= 0)
+        snprintf(took, sizeof(took), " (%.2f s into its epilog)",
+                 ev_double(ev, "secs", 0));
     snprintf(m->text, sizeof(m->text),
-             "scavenge of dataset %d on %s: %d files, %s, %d failed", id,
-             rlog_get(ev, "host") ?: "?", m->files, size, m->failed);
+             "scavenge of dataset %d on %s: %d files, %s, %d failed%s", id,
+             rlog_get(ev, "host") ?: "?", m->files, size, m->failed, took);
     if (m->ok)
         return 0;
     /* (m moves when the array grows: nothing of it is used below) */
@@ -428,10 +432,14 @@ static int on_index(rep_job_t *j, const rlog_event_t *ev)
     m->ok = ev_int(ev, "ok", 1);
     m->files = ev_int(ev, "files", -1);
     m->failed = ev_int(ev, "missing", -1);
+    char took[48] = "";
+    if (ev_double(ev, "secs", -1) >= 0)
+        snprintf(took, sizeof(took), ", %.2f s into the epilog of %s",
+                 ev_double(ev, "secs", 0), rlog_get(ev, "host") ?: "?");
     snprintf(m->text, sizeof(m->text),
-             "index of dataset %d: %s (%d ranks, %d missing, %d rebuilt)", id,
+             "index of dataset %d: %s (%d ranks, %d missing, %d rebuilt%s)", id,
              m->ok ? "complete" : "FAILED", ev_int(ev, "ranks", -1), m->failed,
-             ev_int(ev, "rebuilt", -1));
+             ev_int(ev, "rebuilt", -1), took);
     if (m->ok)
         return 0;
     return rep_failure(j, ev->t, -1, id,

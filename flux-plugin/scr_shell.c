@@ -175,6 +175,7 @@ static int scr_shell_exit(flux_plugin_t *p, const char *topic, flux_plugin_arg_t
     if (!s || !s->active)
         return 0;
     nodelist_t *live = scr_shell_live(flux_plugin_get_shell(p), s);
+    jobopts_start_clock(&s->o);
     lifecycle_epilog_as_user(&s->o, live);
     nodelist_delete(&live);
     return 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobopts.h"
@@ -79,6 +80,13 @@ static int jobopts_seconds(const char *s, double *secs)
     return end == s || *end || !isfinite(*secs) || *secs < 0 ? -1 : 0;
 }
 
+void jobopts_start_clock(jobopts_t *o)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    o->started = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
 static int jobopts_parse_all(jobopts_t *o, int argc, char **argv, scr_error_t *err)
 {
     static const struct option longopts[] = {
@@ -94,6 +102,7 @@ static int jobopts_parse_all(jobopts_t *o, int argc, char **argv, scr_error_t *e
     const char *cntl = env_first("SCR_CNTL_BASE", "SPANK_SCR_CNTL_BASE", NULL);
     const char *cap = NULL;
     memset(o, 0, sizeof(*o));
+    jobopts_start_clock(o);
     o->timeout = 60;
     gethostname(o->host, sizeof(o->host) - 1);
     int c;

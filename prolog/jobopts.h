@@ -33,11 +33,16 @@ typedef struct {
     uint64_t capacity;
     double timeout;
     char host[256];
+    double started; /* when the options were read (CLOCK_REALTIME, seconds):
+                       the epilog's start, for its events' secs= */
 } jobopts_t;
 
 /* Returns 0, or -1 with err naming the bad or missing option. */
 int jobopts_parse(jobopts_t *o, int argc, char **argv, scr_error_t *err);
 void jobopts_free(jobopts_t *o);
+/* o->started := now: where an epilog's work begins long after the options
+ * were read (the Flux shell's, scr run's postrun) */
+void jobopts_start_clock(jobopts_t *o);
 job_ident_t jobopts_ident(const jobopts_t *o);
 /* The storage bases a node has for the job, each once: the cache bases, then
  * the control base unless it is one of them.  NULL for i past the last;

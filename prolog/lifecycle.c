@@ -83,7 +83,8 @@ int lifecycle_prolog(const jobopts_t *o, const sched_t *sched)
     return 0;
 }
 
-/* one line for the user in <prefix>/.scr/log, like the library's events */
+/* one line for the user in <prefix>/.scr/log, like the library's events;
+ * secs= is the time since this node's epilog (or scr scavenge) began */
 static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, ...)
@@ -100,9 +101,10 @@ static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, 
         return;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    fprintf(fp, "%s %ld event=%s job=%s user=%s host=%s time=%ld.%03ld %s\n", ts,
-            (long)now.tv_sec, name, o->jobid, o->user, o->host, (long)now.tv_sec,
-            now.tv_nsec / 1000000, msg);
+    double secs = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 - o->started;
+    fprintf(fp, "%s %ld event=%s job=%s user=%s host=%s time=%ld.%03ld %s secs=%.3f\n",
+            ts, (long)now.tv_sec, name, o->jobid, o->user, o->host, (long)now.tv_sec,
+            now.tv_nsec / 1000000, msg, o->started > 0 ? secs : 0);
     fclose(fp);
 }
 

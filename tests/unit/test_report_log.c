@@ -150,9 +150,9 @@ static const char job_log[] =
     "bytes=10 secs=0.001 ok=1 type=XOR flags=2\n"
     "2026-01-10T10:00:12 112 event=SOMETHING_NEW job=7 user=u host=n2\n"
     "2026-01-10T10:00:20 120 event=SCAVENGE job=7 user=u host=n3 dset=2 files=4 failed=0 "
-    "bytes=500\n"
+    "bytes=500 secs=0.25\n"
     "2026-01-10T10:00:20 120 event=INDEX job=7 user=u host=n3 dset=2 ranks=8 missing=0 "
-    "rebuilt=0 files=4 ok=1\n"
+    "rebuilt=0 files=4 ok=1 secs=0.75\n"
     "2026-01-10T10:00:30 130 event=FETCH job=7 user=u host=n4 dset=2 dir=scr.dataset.2 "
     "bytes=3000000 secs=0.5 protect=0.1 ok=1\n"
     "2026-01-10T10:00:30 130 event=RUN_START job=7 user=u host=n4 ranks=8 nodes=4 "
@@ -229,6 +229,13 @@ static void test_marks(const rep_job_t *j)
     ok(rep_count_marks(j, REP_MARK_SCAVENGE) == 1 &&
            rep_count_marks(j, REP_MARK_INDEX) == 1,
        "scavenge and index");
+    int took = 0;
+    for (int i = 0; i < j->nmarks; i++)
+        took += (j->marks[i].kind == REP_MARK_SCAVENGE &&
+                 strstr(j->marks[i].text, "(0.25 s into its epilog)")) ||
+                (j->marks[i].kind == REP_MARK_INDEX &&
+                 strstr(j->marks[i].text, "0.75 s into the epilog of n3)"));
+    ok(took == 2, "the scavenge and the index say how far into the epilog they were");
     int killed = 0;
     for (int i = 0; i < j->nmarks; i++)
         killed += j->marks[i].kind == REP_MARK_FAILURE &&

@@ -305,7 +305,7 @@ wait_for "$work/runA.out" 'checkpoint step.8 complete' 180
 "$cluster" kill "$cl" node3
 wait_job "$j" 400
 check "(a) the job got 4 nodes and a spare, and SCR_SPARES=1" has "$work/runA.out" '^nodes=5 spares=1$'
-check "(a) the first run used 4 nodes, not the spare" has "$work/runA.out" 'run 1 on node\[1-4\]$'
+check "(a) the first run used 4 nodes, not the spare" has "$work/runA.out" 'run 1 on node\[1-4\] \(decided in [0-9.]+ s\)$'
 check "(a) the job lived through node3's death" test "$(job_state "$j")" = COMPLETED
 check "(a) the first run failed" has "$work/runA.out" 'run 1 exited with status'
 # what scr run saw between the runs, whatever the checks find

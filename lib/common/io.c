@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bigbuf.h"
 #include "crc32.h"
 #include "fault.h"
 #include "io.h"
@@ -16,7 +17,6 @@
 #include "worker.h"
 
 #define IO_DEFAULT_BUF (1024 * 1024)
-#define IO_ALIGN 4096
 
 /* a write a fault point spoilt (fault.h): -1 with errno, or the bytes to
  * really write of n (the rest reported written all the same) */
@@ -122,12 +122,11 @@ int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err)
     return rc;
 }
 
+/* a copy's blocks: mappings of their own, given back at the copy's end
+ * (bigbuf.h) */
 static void *io_alloc(size_t size)
 {
-    void *p = NULL;
-    if (posix_memalign(&p, IO_ALIGN, size) != 0)
-        return NULL;
-    return p;
+    return bigbuf_alloc(size);
 }
 
 /* the read half of a copy: the next block, its CRC carried along */
@@ -189,8 +188,8 @@ int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error
      * written */
     unsigned char *bufs[2] = {io_alloc(size), io_alloc(size)};
     if (!bufs[0] || !bufs[1]) {
-        free(bufs[0]);
-        free(bufs[1]);
+        bigbuf_free(bufs[0]);
+        bigbuf_free(bufs[1]);
         return errprintf(err, "copy %s: out of memory for %zu byte buffers", o->src,
                          size);
     }
@@ -201,8 +200,8 @@ int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error
     int64_t total = 0;
     int rc = io_copy_blocks(&w, &rd, bufs, out, o, &total, err);
     worker_fini(&w);
-    free(bufs[0]);
-    free(bufs[1]);
+    bigbuf_free(bufs[0]);
+    bigbuf_free(bufs[1]);
     if (crc)
         *crc = c;
     return rc < 0 ? -1 : total;
@@ -327,7 +326,7 @@ int io_file_crc_until(const char *path, uint32_t *crc, uint64_t *size,
         }
         if (n < 0)
             rc = errprintf(err, "read %s: %s", path, strerror(errno));
-        free(buf);
+        bigbuf_free(buf);
     }
     close(fd);
     if (crc)

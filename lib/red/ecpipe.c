@@ -7,6 +7,7 @@
 
 #include <isa-l/raid.h>
 
+#include "bigbuf.h"
 #include "ecpipe.h"
 #include "fault.h"
 #include "io.h"
@@ -43,8 +44,7 @@ static int ec_pipe_task(void *arg)
 
 unsigned char *ec_alloc(size_t size)
 {
-    void *p = NULL;
-    return posix_memalign(&p, 64, size ? size : 64) == 0 ? p : NULL;
+    return bigbuf_alloc(size);
 }
 
 int ec_piece_len(const scr_ctx_t *ctx, uint64_t chunk, size_t units, size_t cap_bytes)
@@ -92,12 +92,12 @@ void ec_pipe_free(ec_pipe_t *pp)
     ec_pipe_unmap(pp, 0);
     ec_pipe_unmap(pp, 1);
     if (pp->send[1] != pp->send[0]) {
-        free(pp->send[1]);
-        free(pp->recv[1]);
+        bigbuf_free(pp->send[1]);
+        bigbuf_free(pp->recv[1]);
     }
-    free(pp->send[0]);
-    free(pp->recv[0]);
-    free(pp->data);
+    bigbuf_free(pp->send[0]);
+    bigbuf_free(pp->recv[0]);
+    bigbuf_free(pp->data);
 }
 
 int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bigbuf.h"
 #include "fault.h"
 #include "io.h"
 #include "log.h"
@@ -319,11 +320,11 @@ static void rec_free(rs_rec_t *rr)
 {
     spread_solve_free(&rr->sv);
     spread_decode_free(&rr->dp);
-    free(rr->S);
-    free(rr->R);
-    free(rr->X);
-    free(rr->P);
-    free(rr->C);
+    bigbuf_free(rr->S);
+    bigbuf_free(rr->R);
+    bigbuf_free(rr->X);
+    bigbuf_free(rr->P);
+    bigbuf_free(rr->C);
 }
 
 int red_rs_recover(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, const int *lost,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bigbuf.h"
 #include "crcseg.h"
 #include "fault.h"
 #include "filemap.h"
@@ -195,7 +196,7 @@ static void xfer_buffer(xfer_side_t *x, int k, int n, size_t bufsize)
 {
     if (n == 0)
         return;
-    if (!x->buf[k] && !(x->buf[k] = malloc(bufsize)))
+    if (!x->buf[k] && !(x->buf[k] = bigbuf_alloc(bufsize)))
         MPI_Abort(x->comm, 1);
     x->at[k] = x->buf[k];
 }
@@ -284,8 +285,8 @@ static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_erro
     MPI_Waitall(2, s->req, MPI_STATUSES_IGNORE);
     for (int k = 0; k < 2; k++) {
         xfer_unmap(s, k);
-        free(s->buf[k]);
-        free(r->buf[k]);
+        bigbuf_free(s->buf[k]);
+        bigbuf_free(r->buf[k]);
     }
 }
 

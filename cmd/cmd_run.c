@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -23,6 +22,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "pfs.h"
+#include "units.h"
 
 /* a halt condition that holds now, with its reason in buf.  Before the
  * first launch, SCR_FINALIZE_CALLED is an earlier run's (a job script may
@@ -128,13 +128,6 @@ static int run_want(const cmd_job_t *j, int uargc, char **uargv, int *user)
     return all - (int)spares;
 }
 
-static double run_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* the first n of live, in the job's order */
 static nodelist_t *run_pick(const nodelist_t *live, int n)
 {
@@ -164,7 +157,7 @@ int cmd_run(int argc, char **argv)
     }
     /* the decision's time: from scr run's start or the last run's end to
      * the launch (the halt check, the node probes, the plan) */
-    double decide0 = run_now();
+    double decide0 = scr_now();
     for (attempt = 1; runs < 0 || attempt <= runs; attempt++) {
         nodelist_t *live = NULL, *use = NULL;
         if (run_halted(&j, attempt > 1, reason, sizeof(reason))) {
@@ -192,11 +185,11 @@ int cmd_run(int argc, char **argv)
         j.launcher->app(j.launcher, &cmd, &where, argc - first, argv + first);
         char *hosts = nodelist_compress(where.nodes);
         printf("scr run: run %d on %s (decided in %.2f s)\n", attempt, hosts,
-               run_now() - decide0);
+               scr_now() - decide0);
         fflush(stdout);
         free(hosts);
         rc = launch_run(cmd.argv, NULL);
-        decide0 = run_now();
+        decide0 = scr_now();
         argv_free(&cmd);
         nodelist_delete(&use);
         nodelist_delete(&live);

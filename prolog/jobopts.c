@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "jobopts.h"
@@ -82,9 +81,7 @@ static int jobopts_seconds(const char *s, double *secs)
 
 void jobopts_start_clock(jobopts_t *o)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    o->started = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+    o->started = scr_now();
 }
 
 static int jobopts_parse_all(jobopts_t *o, int argc, char **argv, scr_error_t *err)

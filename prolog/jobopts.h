@@ -33,8 +33,8 @@ typedef struct {
     uint64_t capacity;
     double timeout;
     char host[256];
-    double started; /* when the options were read (CLOCK_REALTIME, seconds):
-                       the epilog's start, for its events' secs= */
+    double started; /* when the options were read (scr_now, units.h): the
+                       epilog's start, for its events' secs= */
 } jobopts_t;
 
 /* Returns 0, or -1 with err naming the bad or missing option. */

@@ -20,6 +20,7 @@
 #include "pfs.h"
 #include "privs.h"
 #include "scavenge.h"
+#include "units.h"
 
 static int prolog_check(const jobopts_t *o, const sched_t *sched)
 {
@@ -101,10 +102,9 @@ static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, 
         return;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    double secs = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 - o->started;
     fprintf(fp, "%s %ld event=%s job=%s user=%s host=%s time=%ld.%03ld %s secs=%.3f\n",
             ts, (long)now.tv_sec, name, o->jobid, o->user, o->host, (long)now.tv_sec,
-            now.tv_nsec / 1000000, msg, o->started > 0 ? secs : 0);
+            now.tv_nsec / 1000000, msg, o->started > 0 ? scr_now() - o->started : 0);
     fclose(fp);
 }
 

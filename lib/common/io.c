@@ -122,13 +122,6 @@ int io_mkdir_p(const char *path, mode_t mode, scr_error_t *err)
     return rc;
 }
 
-/* a copy's blocks: mappings of their own, given back at the copy's end
- * (bigbuf.h) */
-static void *io_alloc(size_t size)
-{
-    return bigbuf_alloc(size);
-}
-
 /* the read half of a copy: the next block, its CRC carried along */
 typedef struct {
     int fd;
@@ -186,7 +179,7 @@ int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error
     int big = fstat(in, &st) < 0 || (uint64_t)st.st_size > size;
     /* two buffers even inline: the next block is read before this one is
      * written */
-    unsigned char *bufs[2] = {io_alloc(size), io_alloc(size)};
+    unsigned char *bufs[2] = {bigbuf_alloc(size), bigbuf_alloc(size)};
     if (!bufs[0] || !bufs[1]) {
         bigbuf_free(bufs[0]);
         bigbuf_free(bufs[1]);
@@ -313,7 +306,7 @@ int io_file_crc_until(const char *path, uint32_t *crc, uint64_t *size,
         rc = m;
     } else {
         /* not mappable (some file systems): read it */
-        void *buf = io_alloc(IO_DEFAULT_BUF);
+        void *buf = bigbuf_alloc(IO_DEFAULT_BUF);
         ssize_t n = 0;
         if (!buf) {
             close(fd);

@@ -42,11 +42,6 @@ static int ec_pipe_task(void *arg)
     return 0;
 }
 
-unsigned char *ec_alloc(size_t size)
-{
-    return bigbuf_alloc(size);
-}
-
 int ec_piece_len(const scr_ctx_t *ctx, uint64_t chunk, size_t units, size_t cap_bytes)
 {
     /* a buffer holds units pieces (every member's block of one): with
@@ -74,8 +69,8 @@ void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu
     size_t cap = (size_t)(pp->len ? pp->len : 1);
     int n = pp->pieces > 1 ? 2 : 1;
     for (int i = 0; i < n; i++) {
-        pp->send[i] = ec_alloc(sendu * cap);
-        pp->recv[i] = ec_alloc(recvu * cap);
+        pp->send[i] = bigbuf_alloc(sendu * cap);
+        pp->recv[i] = bigbuf_alloc(recvu * cap);
         if (!pp->send[i] || !pp->recv[i])
             MPI_Abort(comm, 1);
     }
@@ -83,7 +78,7 @@ void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu
         pp->send[1] = pp->send[0];
         pp->recv[1] = pp->recv[0];
     }
-    if (!(pp->data = ec_alloc(datau * cap)))
+    if (!(pp->data = bigbuf_alloc(datau * cap)))
         MPI_Abort(comm, 1);
 }
 

@@ -71,10 +71,6 @@ struct ec_pipe {
     double read, mul, comm, write, wait; /* seconds, reported at SCR_DEBUG=2 */
 };
 
-/* 64-byte aligned for ISA-L's vector code, NULL when memory runs out; a
- * mapping of its own (bigbuf.h), freed with bigbuf_free */
-unsigned char *ec_alloc(size_t size);
-
 /* Encode: bytes [pos, pos + len) of my files' concatenation as slot r of
  * send buffer k, in a read-only mapping of the one file they lie in (when
  * j->map and that file is mappable), or NULL: read them into the buffer.

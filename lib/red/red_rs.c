@@ -305,11 +305,11 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->len = rr->len ? rr->len : 1;
     rr->pieces = (int)((j->chunk + (uint64_t)rr->len - 1) / (uint64_t)rr->len);
     size_t l = (size_t)rr->len;
-    rr->S = ec_alloc((size_t)j->n * l);
-    rr->R = ec_alloc((size_t)j->n * l);
-    rr->X = ec_alloc((size_t)j->n * l);
-    rr->P = ec_alloc((size_t)j->m * l);
-    rr->C = ec_alloc((size_t)j->k * l);
+    rr->S = bigbuf_alloc((size_t)j->n * l);
+    rr->R = bigbuf_alloc((size_t)j->n * l);
+    rr->X = bigbuf_alloc((size_t)j->n * l);
+    rr->P = bigbuf_alloc((size_t)j->m * l);
+    rr->C = bigbuf_alloc((size_t)j->k * l);
     if (!rr->S || !rr->R || !rr->X || !rr->P || !rr->C)
         return -1;
     return rr->me_lost ? spread_decode_plan(&j->sp, lost, j->i, &rr->dp)

@@ -380,6 +380,22 @@ kvtree_t *reddesc_to_kvtree(const scr_ctx_t *ctx, const reddesc_t *rd)
     return t;
 }
 
+kvtree_t *reddesc_single_kvtree(const scr_ctx_t *ctx, const reddesc_t *rd)
+{
+    kvtree_t *t = reddesc_to_kvtree(ctx, rd);
+    if (!t)
+        return NULL;
+    kvtree_util_set_str(t, "TYPE", desc_type_name(RED_SINGLE));
+    kvtree_util_set_int(t, "FAILURES", 0);
+    kvtree_unset(t, "SET");
+    kvtree_t *set = kvtree_set(t, "SET", NULL);
+    kvtree_util_set_int(set, "ID", ctx->rank); /* as rd_realize numbers them */
+    kvtree_util_set_int(set, "SIZE", 1);
+    kvtree_util_set_int(set, "RANK", 0);
+    kvtree_setf(set, NULL, "MEMBERS 0 %d", ctx->rank);
+    return t;
+}
+
 /* parse a stored descriptor; -1 if it is malformed */
 static int rd_parse_stored(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
                            int **members)

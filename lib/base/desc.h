@@ -28,6 +28,10 @@ const char *desc_type_name(red_type_t type);
 
 /* descriptor <-> kvtree (REDDESC in the filemap) */
 kvtree_t *reddesc_to_kvtree(const scr_ctx_t *ctx, const reddesc_t *rd);
+/* the same as SINGLE, this process alone in its set: a dataset kept without
+ * redundancy in rd's store (a fetched one, whose copy on the prefix stands
+ * for it) */
+kvtree_t *reddesc_single_kvtree(const scr_ctx_t *ctx, const reddesc_t *rd);
 /* Rebuild a descriptor from REDDESC trees.  Collective over ctx->comm:
  * every process passes its own tree or NULL (then it joins no set). */
 int reddesc_from_kvtree(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,

@@ -54,7 +54,8 @@
  *   index.update       any index change: lock held, new index not yet written
  *   fetch.block        fetch: a block of a file copied into cache
  *   fetch.copied       fetch: every file copied and checked; not protected
- *   fetch.protected    fetch: redundancy applied; COMPLETE not recorded
+ *   fetch.protected    fetch: copies read back (SCR_FETCH_PROTECT=1: redundancy
+ *                      applied); COMPLETE not recorded
  *   rebuild.moved      SCR_Init: copies on their rank's node moved home; none sent
  *   rebuild.linked     SCR_Init: the first file of such a copy linked home
  *   rebuild.block      SCR_Init: a block of a copy moved to its rank's node

@@ -160,6 +160,9 @@ static const param_info_t table[] = {
      "seconds after an earlier job's last epilog before SCR_Init indexes its scavenged "
      "dataset"},
     {"SCR_FETCH_WIDTH", "256", 0, NULL, "processes reading from the prefix at once"},
+    {"SCR_FETCH_PROTECT", "0", 0, NULL,
+     "1: apply the checkpoint's redundancy in cache after a fetch, as SCR 3.1 does "
+     "(0: its copy on the prefix is its redundancy until the next checkpoint)"},
     {"SCR_CURRENT", NULL, 0, NULL,
      "name of the dataset to restart from (default: the index's CURRENT, else the "
      "newest)"},

@@ -96,10 +96,12 @@ static int fetch_copy(void *arg)
 }
 
 /* record the dataset and its files in the filemap before creating them */
-static void fetch_register(fetch_job_t *j, const kvtree_t *dset, const reddesc_t *rd)
+static void fetch_register(fetch_job_t *j, const kvtree_t *dset, const reddesc_t *rd,
+                           int protect)
 {
     scr_ctx_t *ctx = j->ctx;
-    kvtree_t *d = kvtree_dup(dset), *r = reddesc_to_kvtree(ctx, rd);
+    kvtree_t *d = kvtree_dup(dset);
+    kvtree_t *r = protect ? reddesc_to_kvtree(ctx, rd) : reddesc_single_kvtree(ctx, rd);
     kvtree_util_set_str(d, "DIR", j->dir);
     kvtree_util_set_int(d, "COMPLETE", 0);
     kvtree_unset(d, "FLUSHING");
@@ -150,6 +152,63 @@ static int fetch_summary(scr_ctx_t *ctx, fetch_job_t *j, kvtree_t *summary)
     return 0;
 }
 
+/* Read back this rank's fetched files and check them against their CRC32s.
+ * The copy's CRC32 is of the bytes read from the prefix; a protection pass
+ * would read the cache copies again, and without one this is what catches
+ * a copy that did not land whole. */
+static int fetch_verify(fetch_job_t *j)
+{
+    for (kvtree_elem_t *e = kvtree_first(j->files); e; e = kvtree_elem_next(e)) {
+        char path[SCR_PATH_MAX * 2];
+        uint32_t crc, want;
+        uint64_t size, recorded;
+        scr_error_t err;
+        kvtree_t *m = kvtree_elem_tree(e);
+        snprintf(path, sizeof(path), "%s/%s", j->dir, kvtree_elem_key(e));
+        if (io_file_crc(path, &crc, &size, &err) < 0)
+            return errprintf(&j->err, "%s", err.text), -1;
+        if (kvtree_util_get_u64(m, "SIZE", &recorded) == 0 && size != recorded)
+            return errprintf(&j->err,
+                             "%s: %llu bytes in cache, shorter than its "
+                             "recorded size %llu",
+                             path, (unsigned long long)size,
+                             (unsigned long long)recorded),
+                   -1;
+        if (kvtree_util_get_crc32(m, "CRC", &want) == 0 && want != crc)
+            return errprintf(&j->err, "%s: CRC32 0x%08x in cache, recorded 0x%08x", path,
+                             crc, want),
+                   -1;
+    }
+    return 0;
+}
+
+/* Protect a fetched checkpoint in cache: with SCR_FETCH_PROTECT=1 by its
+ * redundancy, as SCR 3.1 does; by default its copy on the prefix is its
+ * redundancy (a lost node fetches it again) until the next checkpoint, and
+ * the cache copies are only read back.  Collective; 0 on every rank or -1. */
+static int fetch_protect(scr_ctx_t *ctx, fetch_job_t *j, reddesc_t *rd, int protect)
+{
+    scr_error_t err = {""};
+    if (protect) {
+        if (red_apply(ctx, rd, j->id, j->dir, ctx->comm, &err) == 0)
+            return 0;
+        if (agree_first_failure(ctx->comm, err.text[0] != '\0') == ctx->rank)
+            log_err("fetch of dataset %d: protecting it in cache failed: %s", j->id,
+                    err.text);
+        return -1;
+    }
+    int check = config_get_int(ctx->cfg, "SCR_CRC_ON_FLUSH", 1);
+    int ok = !check || fetch_verify(j) == 0;
+    if (!fetch_agree(ctx, ok, j->err.text, j->id))
+        return -1;
+    if (ctx->rank == 0 && rd->type != RED_SINGLE)
+        log_dbg(1,
+                "fetch of dataset %d: kept in cache without its %s redundancy; its copy "
+                "on the prefix stands for it until the next checkpoint",
+                j->id, desc_type_name(rd->type));
+    return 0;
+}
+
 /* Fetch dataset id from directory name of the prefix into cache and
  * protect it; placed: the index marks it PLACED (else its files move to
  * their own paths once they checked out).  Returns 0; -1 when the copy on
@@ -158,7 +217,7 @@ static int fetch_summary(scr_ctx_t *ctx, fetch_job_t *j, kvtree_t *summary)
  * dataset, which is not to be marked FAILED); FETCH_SHAPE when it has
  * another number of ranks than this job. */
 static int fetch_one(scr_ctx_t *ctx, int id, const char *name, int placed,
-                     uint64_t *bytes, double *protect)
+                     uint64_t *bytes, double *protect_secs)
 {
     fetch_job_t j = {.ctx = ctx, .id = id, .name = name};
     scr_error_t err = {""};
@@ -182,6 +241,8 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, int placed,
     int ckpt = 0;
     kvtree_util_get_int(dset, "CKPT", &ckpt);
     reddesc_t *rd = desc_select(ctx, ckpt > 0 ? ckpt : id);
+    int protect =
+        rd->type != RED_SINGLE && config_get_int(ctx->cfg, "SCR_FETCH_PROTECT", 0);
     const store_t *st = &ctx->stores[rd->store];
     cache_delete_dset(ctx, id);
     cache_evict(ctx, st, 1);
@@ -190,7 +251,7 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, int placed,
         rc = -2;
         goto out;
     }
-    fetch_register(&j, dset, rd);
+    fetch_register(&j, dset, rd, protect);
     int width = config_get_int(ctx->cfg, "SCR_FETCH_WIDTH", 256);
     int ok = flow_run(ctx->comm, width, fetch_copy, &j);
     if (agree_first_failure(ctx->comm, j.err.text[0] != '\0') == ctx->rank)
@@ -203,15 +264,10 @@ static int fetch_one(scr_ctx_t *ctx, int id, const char *name, int placed,
     /* a placement cut short is finished now that every file checked out */
     if (ok && place_staged(name) && !placed)
         flush_place(ctx, id, name, j.files);
-    /* a fetched checkpoint is protected like a new one; its files have
-     * checked out, so a failure now is the cache's */
-    if (ok && red_apply(ctx, rd, id, j.dir, ctx->comm, &err) < 0) {
+    /* its files have checked out, so a failure now is the cache's */
+    if (ok && fetch_protect(ctx, &j, rd, protect) < 0)
         ok = 0;
-        if (agree_first_failure(ctx->comm, err.text[0] != '\0') == ctx->rank)
-            log_err("fetch of dataset %d: protecting it in cache failed: %s", id,
-                    err.text);
-    }
-    *protect = scr_now() - t0;
+    *protect_secs = scr_now() - t0;
     if (!ok) {
         rc = any_bad ? -1 : -2;
         cache_delete_dset(ctx, id);

@@ -463,6 +463,7 @@ case "$flow" in
 ckpt | ckpt-lose | flush | flush-reuse | fetch | rebuild | lose2 | wipeall | twojobs | old-code) ;;
 corrupt-cache | corrupt-prefix) ;;
 epilog) EPILOG_FAULT_NODES=node3 ;;
+fetch-protect) fn=flow_fetch ENV="SCR_FETCH_PROTECT=1 ${ENV:-}" ;;
 rebuild-shift) fn=flow_rebuild LOSE=node1 SHIFT=node2:2,node3:2,node4:2,node5:2 ;;
 epilog-all) fn=flow_epilog ;;
 epilog-lost) fn=flow_epilog LOSE=node2 ;;

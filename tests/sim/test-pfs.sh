@@ -91,6 +91,37 @@ check "fetch: it came from the prefix" has "$out/f2" "restart from the prefix: d
 check "fetch: every byte verified" has "$out/f2" "restarted from step.8, every byte verified"
 check "event log: the fetch" has "$pfs/.scr/log" "event=FETCH .* dset=4 .*ok=1"
 
+# ---- a fetched checkpoint's redundancy: its copy on the prefix, or
+# (SCR_FETCH_PROTECT=1, as SCR 3.1) XOR in cache; node3 lost before the
+# next checkpoint either way ----
+SURV=node1:2,node2:2,node4:2,node5:2
+parity_in_cache() { # parity_in_cache DSET: XOR files in any node's cache of DSET
+	find "$("$simnode" shm "$sim_dir")" -path "*scr.dataset.$1/*_of_*_in_*.xor" | grep -q .
+}
+no_parity_in_cache() { ! parity_in_cache "$1"; }
+fetched_then_lost() { # fetched_then_lost TAG WHAT CHECK: fetch step 10, lose node3, rerun
+	local t=$1
+	wipe_all
+	check "fetch ($t): every cache wiped, a run restarts at step 10 and writes nothing" \
+		sim_run "$out/$t.1" "$ALL" "$ex" --steps 10 --files 2 --size 500000 --expect-restart 10 "${CD[@]}"
+	check "fetch ($t): XOR parity in cache: $2" $3 "$newest"
+	"$simnode" kill "$sim_dir" node3
+	"$simnode" wipe "$sim_dir" node3
+	check "fetch ($t): node3 lost, the rerun on the spare restarts at step 10" \
+		sim_run "$out/$t.2" "$SURV" "$ex" --steps 10 --files 2 --size 500000 --expect-restart 10 "${CD[@]}"
+	check "fetch ($t): every byte verified" has "$out/$t.2" "restarted from step.10, every byte verified"
+	"$simnode" start-node "$sim_dir" node3
+}
+newest=$(ls -d "$pfs"/.scr/scr.dataset.* | sed 's/.*\.//' | sort -n | tail -1)
+fetched_then_lost fp0 none no_parity_in_cache
+check "fetch (fp0): said so" has "$out/fp0.1" "fetch of dataset $newest: kept in cache without its XOR redundancy; its copy on the prefix stands for it"
+check "fetch (fp0): after the loss, fetched again" has "$out/fp0.2" "restart from the prefix: dataset $newest fetched"
+SIM_ENV+=(-x SCR_FETCH_PROTECT=1)
+fetched_then_lost fp1 made parity_in_cache
+check "fetch (fp1): SCR_FETCH_PROTECT=1 rebuilt the lost ranks from the parity made at the fetch" \
+	has "$out/fp1.2" "restart from cache: dataset $newest \(step.10\) ready, 2 ranks rebuilt"
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_LOG_ENABLE=1)
+
 # ---- SCR_CURRENT picks an older checkpoint; SCR_FLUSH_ON_RESTART ----
 wipe_all
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=2 -x SCR_CURRENT=step.4)

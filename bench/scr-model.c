@@ -16,7 +16,8 @@
  *   r2f_read_all      rank 0 reads the whole tree in one process (the
  *                     restart on the prefix, place_supersede, place_remove)
  *   supersede         a flush that reuses an older dataset's file names:
- *                     r2f_read_all of both trees and place_supersede
+ *                     the older tree's names spread over the ranks, joined
+ *                     with theirs where they hash to, the older dropped
  *   scavenge_node     one node's epilog copies its ranks (scavenge_pick,
  *                     scavenge_own) and writes one .scrfilemap per rank
  *   scavenge_marks    every node marks COPIED and FINISHED (prolog/scavmark.c:
@@ -39,7 +40,8 @@
  * say which.  Usage: scr-model [--ranks LIST] [--files-per-rank LIST]
  * [--ranks-per-node LIST] [--dir DIR] [--max-seconds S] [--step NAME] [--table]
  * [--check].  --step runs one step alone: a series or per-node step, or
- * r2f_write (the others need the files r2f_write makes).  The scratch
+ * r2f_write, or r2f_lookup and supersede after the r2f_write they need (the
+ * others need the files earlier steps make).  The scratch
  * directory is made inside --dir (default /var/tmp) and removed at the end.
  */
 #include <dirent.h>
@@ -62,6 +64,7 @@
 #include "filemap.h"
 #include "io.h"
 #include "kvtree.h"
+#include "nameset.h"
 #include "nodelist.h"
 #include "pfs.h"
 #include "place.h"
@@ -94,6 +97,11 @@ static model_opts_t opt;
 /* does --step leave step out */
 static int model_skip(const char *step)
 {
+    /* the steps that read the tree need it written first */
+    int needs_tree =
+        strcmp(opt.only, "r2f_lookup") == 0 || strcmp(opt.only, "supersede") == 0;
+    if (needs_tree && strcmp(step, "r2f_write") == 0)
+        return 0;
     return opt.only[0] && strcmp(opt.only, step) != 0;
 }
 
@@ -1070,15 +1078,15 @@ static int step_r2f_read_all(const model_case_t *c, long n, result_t *r)
     return 0;
 }
 
-/* place_supersede with stderr quiet: it says in one line which dataset
- * leaves the index, once per size of the series */
-static int supersede_quiet(const char *prefix, const kvtree_t *all, scr_error_t *err)
+/* place_drop with stderr quiet: it says in one line which dataset leaves
+ * the index */
+static void drop_quiet(const char *prefix, const kvtree_t *index, int other)
 {
     fflush(stderr);
     int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null >= 0)
         dup2(null, 2);
-    int gone = place_supersede(prefix, MODEL_ID, all, err);
+    place_drop(prefix, index, MODEL_ID, other);
     fflush(stderr);
     if (saved >= 0) {
         dup2(saved, 2);
@@ -1086,49 +1094,82 @@ static int supersede_quiet(const char *prefix, const kvtree_t *all, scr_error_t 
     }
     if (null >= 0)
         close(null);
-    return gone;
+}
+
+/* rank 0's part of the name join (namejoin_hits): its own names and its
+ * share of the older dataset's (ranks r % n == 0: its own), routed to their
+ * judges, packed and unpacked as kvtree_exchange moves them, and judged
+ * together (a judge receives about as many).  Returns 1 if they met. */
+static int model_join(int fpr, long ranks)
+{
+    kvtree_t *mine = kvtree_new(), *send = kvtree_new(), *got = kvtree_new();
+    for (int f = 0; f < fpr; f++) {
+        char rel[128];
+        model_rel(0, f, rel, sizeof(rel));
+        kvtree_set(mine, rel, NULL);
+    }
+    nameset_route(send, mine, "N", (int)ranks);
+    nameset_route(send, mine, "0", (int)ranks);
+    int ok = 1;
+    for (kvtree_elem_t *e = kvtree_first(send); e && ok; e = kvtree_elem_next(e)) {
+        size_t len = kvtree_pack_size(kvtree_elem_tree(e));
+        char *buf = malloc(len);
+        kvtree_t *t = kvtree_new();
+        ok = buf && kvtree_pack(buf, kvtree_elem_tree(e)) == len &&
+             kvtree_unpack(buf, len, t, NULL) >= 0;
+        kvtree_merge(got, t);
+        kvtree_delete(&t);
+        free(buf);
+    }
+    int hit = ok && nameset_meets(got, "N", "0");
+    kvtree_delete(&mine);
+    kvtree_delete(&send);
+    kvtree_delete(&got);
+    return hit;
 }
 
 /* a flush whose files an older complete dataset named too (flush_supersede):
- * rank 0 reads the new tree whole, place_supersede the older one */
+ * every process reads its share of the older tree's names (r2f_read_names
+ * reads as r2f_read_tree does: r2f_lookup, on the same names), joins them
+ * with its own where they hash to (model_join, the busiest share rank
+ * 0's), and rank 0 drops the older dataset from the index */
 static int step_supersede(const model_case_t *c, long n, result_t *r)
 {
-    char prefix[4300], dsetdir[4400], older[4400];
-    scr_error_t err = {""};
-    series_prefix(c, n, prefix, sizeof(prefix));
-    pfs_dset_dir(prefix, MODEL_ID, dsetdir, sizeof(dsetdir));
-    pfs_dset_dir(prefix, MODEL_OLDER, older, sizeof(older));
-    if (tree_setup(c, prefix, MODEL_OLDER, n) < 0 ||
-        tree_setup(c, prefix, MODEL_ID, n) < 0 ||
-        index_setup(prefix, n, c->fpr, MODEL_OLDER) < 0)
+    if (step_r2f_lookup(c, n, r) < 0)
         return -1;
-    char meta[4500];
-    double count = 0, tree = 0, before = index_bytes(prefix);
-    snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
-    model_dir_sum(meta, "rank2file", &count, &tree, &r->m[M_BIGGEST]);
-    kvtree_t *all = kvtree_new(), *files = kvtree_new();
+    char older[4300];
+    scr_error_t err = {""};
+    pfs_dset_dir(c->prefix, MODEL_OLDER, older, sizeof(older));
+    if (index_setup(c->prefix, c->ranks, c->fpr, MODEL_OLDER) < 0 ||
+        model_mkdirs(older) < 0)
+        return -1;
+    double before = index_bytes(c->prefix), cpu = 0, mem = 0;
+    kvtree_t *index = kvtree_new(), *list = kvtree_new();
     meter_t mt;
     meter_begin(&mt);
-    int rc = read_all_flat(dsetdir, all, files), gone = -1;
-    if (rc == 0)
-        gone = supersede_quiet(prefix, all, &err);
-    meter_end(&mt, &r->m[M_CPU], &r->m[M_MEM]);
-    kvtree_delete(&all);
-    kvtree_delete(&files);
+    int hit = model_join(c->fpr, c->ranks), k = -1;
+    double join = model_cpu() - mt.cpu0;
+    if (index_read(c->prefix, index, &err) == 0)
+        k = place_older_staged(index, MODEL_ID, list);
+    if (hit && k > 0)
+        drop_quiet(c->prefix, index, MODEL_OLDER);
+    meter_end(&mt, &cpu, &mem);
+    kvtree_delete(&index);
+    kvtree_delete(&list);
     struct stat st;
     int left = stat(older, &st) == 0;
-    double after = index_bytes(prefix);
-    model_rmtree(prefix);
-    if (rc < 0 || gone < 0)
+    if (k < 0)
         return model_err("supersede: %s", err.text);
-    if (model_expect(gone == 1, "older datasets superseded", gone, 1) < 0 ||
+    if (model_expect(hit, "names met in the join", hit, 1) < 0 ||
+        model_expect(k == MODEL_OLDER, "older complete datasets listed", k, MODEL_OLDER) <
+            0 ||
         model_expect(!left, "older staging area removed", left, 0) < 0)
         return -1;
-    r->m[M_READ] = 2 * tree + before;
-    r->m[M_WRITTEN] = after;
-    r->m[M_ALL] = r->m[M_CPU];
-    r->m[M_HELD] = (double)n;
-    r->m[M_PROCS] = 1;
+    r->m[M_CPU] += cpu;
+    r->m[M_MEM] = mem > r->m[M_MEM] ? mem : r->m[M_MEM];
+    r->m[M_ALL] += join * (double)c->ranks + (cpu - join);
+    r->m[M_READ] += before;
+    r->m[M_WRITTEN] = index_bytes(c->prefix);
     return 0;
 }
 
@@ -1819,7 +1860,6 @@ static int model_step(model_fn fn, model_case_t *c, const char *step, const char
 
 static const series_t model_series[] = {
     {"r2f_read_all", "rank0", step_r2f_read_all, 0, 0, "010311110", 0, 0},
-    {"supersede", "rank0", step_supersede, 0, 0, "010311110", 0, 0},
     {"index_scan", "indexer-node", step_index_scan, 0, 1, "111312210", 0, 0},
     {"index_r2f", "indexer-node", step_index_r2f, 0, 1, "101312210", 0, 0},
 };
@@ -1881,6 +1921,7 @@ static int model_case(long ranks, int fpr)
         c.tree_whole = !w.extrap;
         c.tree_biggest = w.m[M_BIGGEST];
         model_step(step_r2f_lookup, &c, "r2f_lookup", "rank0", 0, NULL);
+        model_step(step_supersede, &c, "supersede", "rank0", 0, NULL);
     }
     model_step(step_summary, &c, "summary", "rank0", 0, NULL);
     model_step(step_index_update, &c, "index_update", "rank0", 0, NULL);

@@ -79,7 +79,7 @@ int r2f_write_tree(MPI_Comm comm, const char *dsetdir, const kvtree_t *files,
 }
 
 /* read the files named by my pointers; pass on pointers or rank entries */
-static int r2f_read_level(MPI_Comm comm, const char *dsetdir, kvtree_t *mine,
+static int r2f_read_level(MPI_Comm comm, const char *dsetdir, int spread, kvtree_t *mine,
                           kvtree_t *next, kvtree_t *out, scr_error_t *err)
 {
     int ranks, ok = 1;
@@ -98,12 +98,17 @@ static int r2f_read_level(MPI_Comm comm, const char *dsetdir, kvtree_t *mine,
                         kvtree_elem_key(p));
         }
         for (kvtree_elem_t *r = kvtree_first(rs); r; r = kvtree_elem_next(r)) {
-            int owner;
+            int owner = -1;
             kvtree_elem_key_int(r, &owner);
-            if (owner < ranks)
-                kvtree_setf(send, kvtree_dup(kvtree_elem_tree(r)), "%d R", owner);
-            else
+            if (owner < 0 || (owner >= ranks && !spread)) {
                 ok = 0;
+                continue;
+            }
+            /* merged: with spread, several ranks' names go to one */
+            kvtree_t *to = kvtree_getf(send, "%d R", owner % ranks);
+            if (!to)
+                to = kvtree_setf(send, NULL, "%d R", owner % ranks);
+            kvtree_merge(to, kvtree_elem_tree(r));
         }
         kvtree_delete(&t);
         kvtree_delete(&rs);
@@ -119,7 +124,10 @@ static int r2f_read_level(MPI_Comm comm, const char *dsetdir, kvtree_t *mine,
     return ok ? 0 : -1;
 }
 
-int r2f_read_tree(MPI_Comm comm, const char *dsetdir, kvtree_t *myfiles, scr_error_t *err)
+/* spread: a rank entry of r goes to r % ranks (every name read, for a
+ * tree of another job size); else one beyond the job is an error */
+static int r2f_read_as(MPI_Comm comm, const char *dsetdir, int spread, kvtree_t *myfiles,
+                       scr_error_t *err)
 {
     int rank, ok = 1;
     MPI_Comm_rank(comm, &rank);
@@ -128,7 +136,7 @@ int r2f_read_tree(MPI_Comm comm, const char *dsetdir, kvtree_t *myfiles, scr_err
         kvtree_util_set_str(kvtree_set(mine, "root", NULL), "FILE", ".scr/rank2file.scr");
     for (;;) {
         kvtree_t *next = kvtree_new(), *out = kvtree_new();
-        if (r2f_read_level(comm, dsetdir, mine, next, out, ok ? err : NULL) < 0)
+        if (r2f_read_level(comm, dsetdir, spread, mine, next, out, ok ? err : NULL) < 0)
             ok = 0;
         kvtree_merge(myfiles, kvtree_get(out, "FILE"));
         kvtree_delete(&out);
@@ -143,4 +151,14 @@ int r2f_read_tree(MPI_Comm comm, const char *dsetdir, kvtree_t *myfiles, scr_err
     int all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
     return all ? 0 : -1;
+}
+
+int r2f_read_tree(MPI_Comm comm, const char *dsetdir, kvtree_t *myfiles, scr_error_t *err)
+{
+    return r2f_read_as(comm, dsetdir, 0, myfiles, err);
+}
+
+int r2f_read_names(MPI_Comm comm, const char *dsetdir, kvtree_t *names, scr_error_t *err)
+{
+    return r2f_read_as(comm, dsetdir, 1, names, err);
 }

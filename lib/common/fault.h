@@ -54,7 +54,7 @@
  *   index.update       any index change: lock held, new index not yet written
  *   fetch.block        fetch: a block of a file copied into cache
  *   fetch.copied       fetch: every file copied and checked; not protected
- *   fetch.protected    fetch: copies read back (SCR_FETCH_PROTECT=1: redundancy
+ *   fetch.protected    fetch: copies' sizes checked (SCR_FETCH_PROTECT=1: redundancy
  *                      applied); COMPLETE not recorded
  *   rebuild.moved      SCR_Init: copies on their rank's node moved home; none sent
  *   rebuild.linked     SCR_Init: the first file of such a copy linked home

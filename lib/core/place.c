@@ -140,48 +140,78 @@ static int place_overlaps(const char *prefix, const char *dir, const kvtree_t *n
     return hit;
 }
 
+/* 1 if dataset dir of index entry e is complete and staged (safe name) */
+static int place_complete_staged(kvtree_elem_t *e)
+{
+    int complete = 0;
+    kvtree_util_get_int(kvtree_elem_tree(e), "COMPLETE", &complete);
+    return complete && place_staged(kvtree_elem_key(e)) &&
+           path_is_safe_relative(kvtree_elem_key(e));
+}
+
+int place_older_staged(const kvtree_t *index, int id, kvtree_t *older)
+{
+    int n = 0, *ids = NULL, found = 0;
+    kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids);
+    for (int i = 0; i < n; i++) {
+        int any = 0;
+        if (ids[i] >= id) /* a placement finished late removes no newer one */
+            continue;
+        for (kvtree_elem_t *e = kvtree_first(kvtree_getf(index, "DSET %d DIR", ids[i]));
+             e; e = kvtree_elem_next(e))
+            if (place_complete_staged(e)) {
+                kvtree_set(kvtree_setf(older, NULL, "%d DSET %d DIR", found, ids[i]),
+                           kvtree_elem_key(e), NULL);
+                any = 1;
+            }
+        found += any;
+    }
+    free(ids);
+    return found;
+}
+
+void place_drop(const char *prefix, const kvtree_t *index, int id, int other)
+{
+    const char *nm = kvtree_get_val(index_dset_desc(index, other), "NAME");
+    log_msg("dataset %d reuses file names of dataset %d (%s), which can no longer "
+            "be restarted from and leaves the index",
+            id, other, nm ? nm : "?");
+    kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", other);
+    for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e)) {
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/%s", prefix, kvtree_elem_key(e));
+        if (place_staged(kvtree_elem_key(e)) && path_is_safe_relative(kvtree_elem_key(e)))
+            nftw(path, place_rm, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    index_remove(prefix, other, NULL);
+    flushfile_set(prefix, other, "PFS", 0, NULL);
+}
+
 int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error_t *err)
 {
-    kvtree_t *index = kvtree_new(), *names = kvtree_new();
+    kvtree_t *index = kvtree_new(), *names = kvtree_new(), *older = kvtree_new();
     if (index_read(prefix, index, err) < 0 && errno != ENOENT) {
         kvtree_delete(&index);
         kvtree_delete(&names);
+        kvtree_delete(&older);
         return -1;
     }
     place_names_of(files, names);
-    int n = 0, *ids = NULL, gone = 0;
-    kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids);
-    for (int i = 0; i < n; i++) {
-        kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", ids[i]);
-        int hit = 0;
-        for (kvtree_elem_t *e = kvtree_first(dirs); e && !hit && ids[i] < id;
-             e = kvtree_elem_next(e)) {
-            int complete = 0;
-            kvtree_util_get_int(kvtree_elem_tree(e), "COMPLETE", &complete);
-            hit = complete && place_staged(kvtree_elem_key(e)) &&
-                  path_is_safe_relative(kvtree_elem_key(e)) &&
-                  place_overlaps(prefix, kvtree_elem_key(e), names);
+    int k = place_older_staged(index, id, older), gone = 0;
+    for (int i = 0; i < k; i++) {
+        kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
+        int other = atoi(kvtree_elem_key(d)), hit = 0;
+        for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR"));
+             e && !hit; e = kvtree_elem_next(e))
+            hit = place_overlaps(prefix, kvtree_elem_key(e), names);
+        if (hit) {
+            place_drop(prefix, index, id, other);
+            gone++;
         }
-        if (!hit)
-            continue;
-        const char *nm = kvtree_get_val(index_dset_desc(index, ids[i]), "NAME");
-        log_msg("dataset %d reuses file names of dataset %d (%s), which can no longer "
-                "be restarted from and leaves the index",
-                id, ids[i], nm ? nm : "?");
-        for (kvtree_elem_t *e = kvtree_first(dirs); e; e = kvtree_elem_next(e)) {
-            char path[4200];
-            snprintf(path, sizeof(path), "%s/%s", prefix, kvtree_elem_key(e));
-            if (place_staged(kvtree_elem_key(e)) &&
-                path_is_safe_relative(kvtree_elem_key(e)))
-                nftw(path, place_rm, 16, FTW_DEPTH | FTW_PHYS);
-        }
-        index_remove(prefix, ids[i], NULL);
-        flushfile_set(prefix, ids[i], "PFS", 0, NULL);
-        gone++;
     }
-    free(ids);
     kvtree_delete(&index);
     kvtree_delete(&names);
+    kvtree_delete(&older);
     return gone;
 }
 

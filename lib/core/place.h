@@ -51,6 +51,15 @@ int place_all(const char *prefix, int id, const char *dir, const kvtree_t *files
  * files stay where they are.  Returns how many left, -1 on error. */
 int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error_t *err);
 
+/* The datasets place_supersede looks at, for a caller that compares names
+ * itself (a flush does it spread over its ranks): every complete staged
+ * dataset of index older than id, into older as "<i> DSET <other> DIR
+ * <dir>" (each of its complete staged directories) for i = 0, 1, ...
+ * Returns how many datasets. */
+int place_older_staged(const kvtree_t *index, int id, kvtree_t *older);
+/* dataset other of index leaves it, as place_supersede removes it for id */
+void place_drop(const char *prefix, const kvtree_t *index, int id, int other);
+
 /* 1 if the index marks dataset id (in dir) PLACED */
 int place_done(const kvtree_t *index, int id, const char *dir);
 

@@ -14,6 +14,7 @@
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "log.h"
+#include "nameset.h"
 #include "pfs.h"
 #include "place.h"
 #include "r2f_mpi.h"
@@ -161,15 +162,6 @@ int bypass_complete(scr_ctx_t *ctx, const kvtree_t *dset, int valid, uint64_t *t
     return ok;
 }
 
-/* FNV-1a: which rank judges a file name */
-static int bypass_owner(const char *rel, int ranks)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (const unsigned char *p = (const unsigned char *)rel; *p; p++)
-        h = (h ^ *p) * 1099511628211ULL;
-    return (int)(h % (uint64_t)ranks);
-}
-
 static kvtree_t *bypass_sub(kvtree_t *t, const char *key)
 {
     kvtree_t *s = kvtree_get(t, key);
@@ -188,7 +180,7 @@ int bypass_shared_names(scr_ctx_t *ctx)
         char owner[16];
         if (!rel)
             continue;
-        snprintf(owner, sizeof(owner), "%d", bypass_owner(rel, ctx->ranks));
+        snprintf(owner, sizeof(owner), "%d", nameset_owner(rel, ctx->ranks));
         kvtree_util_set_str(bypass_sub(bypass_sub(send, owner), rel), me,
                             ctx->topo.hostname);
     }

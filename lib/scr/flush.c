@@ -24,6 +24,7 @@
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "log.h"
+#include "namejoin.h"
 #include "path.h"
 #include "pfs.h"
 #include "place.h"
@@ -525,11 +526,34 @@ int flush_pending_ckpt(scr_ctx_t *ctx)
     return id >= 0 && !flush_done(ctx, id) ? id : -1;
 }
 
+/* the names of each dataset of older, this rank's share (r2f_read_names);
+ * an unreadable tree names nothing, as place_supersede reads it */
+static kvtree_t **flush_older_names(scr_ctx_t *ctx, const kvtree_t *older, int k)
+{
+    kvtree_t **theirs = calloc((size_t)k + 1, sizeof(*theirs));
+    if (!theirs)
+        MPI_Abort(ctx->comm, 1);
+    for (int i = 0; i < k; i++) {
+        kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
+        theirs[i] = kvtree_new();
+        for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR")); e;
+             e = kvtree_elem_next(e)) {
+            char dsetdir[SCR_PATH_MAX * 2];
+            kvtree_t *names = kvtree_new();
+            snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, kvtree_elem_key(e));
+            r2f_read_names(ctx->comm, dsetdir, names, NULL);
+            kvtree_merge(theirs[i], names);
+            kvtree_delete(&names);
+        }
+    }
+    return theirs;
+}
+
 /* before the first rename: a dataset whose files this one is about to
- * replace leaves the index (place_supersede), so the index never points at
- * a mix of two checkpoints */
-static void flush_supersede(scr_ctx_t *ctx, int id, const char *dir,
-                            const kvtree_t *files)
+ * replace leaves the index (as place_supersede), so the index never points
+ * at a mix of two checkpoints.  The names are compared where they hash to
+ * (namejoin.h): no rank reads either dataset's tree whole. */
+static void flush_supersede(scr_ctx_t *ctx, int id, const kvtree_t *files)
 {
     int clash = 0, any = 0;
     for (kvtree_elem_t *e = kvtree_first(files); e && !clash; e = kvtree_elem_next(e)) {
@@ -539,18 +563,32 @@ static void flush_supersede(scr_ctx_t *ctx, int id, const char *dir,
         clash = lstat(path, &st) == 0;
     }
     MPI_Allreduce(&clash, &any, 1, MPI_INT, MPI_LOR, ctx->comm);
-    if (any && ctx->rank == 0) {
-        char dsetdir[SCR_PATH_MAX + 64];
-        kvtree_t *all = kvtree_new();
-        scr_error_t err;
-        snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, dir);
-        if (r2f_read_all(dsetdir, all, &err) < 0 ||
-            place_supersede(ctx->prefix, id, all, &err) < 0)
-            log_warn("dataset %d: %s", id, err.text);
-        kvtree_delete(&all);
+    if (!any)
+        return;
+    kvtree_t *index = kvtree_new(), *older = kvtree_new();
+    scr_error_t err;
+    if (ctx->rank == 0 && index_read(ctx->prefix, index, &err) < 0 && errno != ENOENT)
+        log_warn("dataset %d: %s", id, err.text);
+    else if (ctx->rank == 0)
+        place_older_staged(index, id, older);
+    kvtree_bcast(older, 0, ctx->comm);
+    int k = kvtree_size(older);
+    kvtree_t **theirs = flush_older_names(ctx, older, k);
+    int *hit = calloc((size_t)k + 1, sizeof(int));
+    if (!hit)
+        MPI_Abort(ctx->comm, 1);
+    namejoin_hits(ctx->comm, files, theirs, k, hit);
+    for (int i = 0; i < k; i++) {
+        kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
+        if (hit[i] && ctx->rank == 0)
+            place_drop(ctx->prefix, index, id, atoi(kvtree_elem_key(d)));
+        kvtree_delete(&theirs[i]);
     }
-    if (any)
-        MPI_Barrier(ctx->comm);
+    free(theirs);
+    free(hit);
+    kvtree_delete(&index);
+    kvtree_delete(&older);
+    MPI_Barrier(ctx->comm);
 }
 
 /* The files this dataset replaces at their own paths go to the prefix's
@@ -595,7 +633,7 @@ int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files)
 {
     scr_error_t err = {""};
     int bad = 0;
-    flush_supersede(ctx, id, dir, files);
+    flush_supersede(ctx, id, files);
     int keep = flush_pool_start(ctx, files);
     for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
         if (keep)

@@ -105,6 +105,15 @@ wipe_all
 SIM_JOB_ID=4300 check "(a) a new job restarts from the prefix" \
 	sim_run "$out/a2" "$ALL" "$ex" --steps 6 --size 100000 --expect-restart 4
 check "(a) every byte verified" has "$out/a2" "restarted from step.4, every byte verified"
+# names reused by a job of fewer ranks: the older tree, of 8 ranks, is read
+# spread over the 6 and its names compared where they hash to (namejoin.h;
+# unit_namejoin checks that the names of ranks beyond the job are read too)
+wipe_all
+SIM_NP=6 SIM_JOB_ID=4302 check "(a) 6 ranks restart from the 8 ranks' step.6 and flush the same names" \
+	sim_run "$out/a3" "node1:2,node2:2,node3:2" "$ex" --steps 8 --size 100000 --expect-restart 6
+check "(a) 8 -> 6: the 8 ranks' checkpoint left the index when its names were taken" \
+	has "$out/a3" "dataset [0-9]+ reuses file names of dataset [0-9]+ \(step.6\)"
+check "(a) 8 -> 6: the 6 ranks' checkpoint is CURRENT" sh -c "'$scr' index --prefix '$pfs' --list | grep -q 'step.8'"
 # the pool's other path: with gcc alone (tests/sim/lib.sh: again)
 again && a_full
 

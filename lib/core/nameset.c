@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* nameset.c - file names routed to the rank that judges them */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nameset.h"
+
+int nameset_owner(const char *rel, int ranks)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)rel; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return (int)(h % (uint64_t)ranks);
+}
+
+static kvtree_t *nameset_sub(kvtree_t *t, const char *key)
+{
+    kvtree_t *s = kvtree_get(t, key);
+    return s ? s : kvtree_set(t, key, NULL);
+}
+
+void nameset_route(kvtree_t *send, const kvtree_t *names, const char *tag, int ranks)
+{
+    for (kvtree_elem_t *e = kvtree_first(names); e; e = kvtree_elem_next(e)) {
+        char owner[16];
+        snprintf(owner, sizeof(owner), "%d", nameset_owner(kvtree_elem_key(e), ranks));
+        nameset_sub(nameset_sub(nameset_sub(send, owner), tag), kvtree_elem_key(e));
+    }
+}
+
+int nameset_meets(const kvtree_t *got, const char *own, const char *tag)
+{
+    kvtree_t *mine = kvtree_get(got, own);
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(got, tag)); e;
+         e = kvtree_elem_next(e))
+        if (kvtree_get(mine, kvtree_elem_key(e)))
+            return 1;
+    return 0;
+}

@@ -14,7 +14,9 @@
  *   index_update      rank 0's index and flush-file updates of a flush and
  *                     a fetch (index_add, flushfile_set, index_mark_*)
  *   r2f_read_all      rank 0 reads the whole tree in one process (the
- *                     restart on the prefix, place_supersede, place_remove)
+ *                     serial tools' read: place_supersede, place_remove)
+ *   rpfs_open         a restart on the prefix: the tree's entries read
+ *                     spread and sent to the ranks that judge their names
  *   supersede         a flush that reuses an older dataset's file names:
  *                     the older tree's names spread over the ranks, joined
  *                     with theirs where they hash to, the older dropped
@@ -40,8 +42,8 @@
  * say which.  Usage: scr-model [--ranks LIST] [--files-per-rank LIST]
  * [--ranks-per-node LIST] [--dir DIR] [--max-seconds S] [--step NAME] [--table]
  * [--check].  --step runs one step alone: a series or per-node step, or
- * r2f_write, or r2f_lookup and supersede after the r2f_write they need (the
- * others need the files earlier steps make).  The scratch
+ * r2f_write, or r2f_lookup, supersede and rpfs_open after the r2f_write
+ * they need (the others need the files earlier steps make).  The scratch
  * directory is made inside --dir (default /var/tmp) and removed at the end.
  */
 #include <dirent.h>
@@ -98,8 +100,9 @@ static model_opts_t opt;
 static int model_skip(const char *step)
 {
     /* the steps that read the tree need it written first */
-    int needs_tree =
-        strcmp(opt.only, "r2f_lookup") == 0 || strcmp(opt.only, "supersede") == 0;
+    int needs_tree = strcmp(opt.only, "r2f_lookup") == 0 ||
+                     strcmp(opt.only, "supersede") == 0 ||
+                     strcmp(opt.only, "rpfs_open") == 0;
     if (needs_tree && strcmp(step, "r2f_write") == 0)
         return 0;
     return opt.only[0] && strcmp(opt.only, step) != 0;
@@ -1128,6 +1131,62 @@ static int model_join(int fpr, long ranks)
     return hit;
 }
 
+/* rank 0's part of rpfs_share: its share of the tree's entries (its own
+ * rank's, {SIZE, CRC} each) sent to the ranks that judge their names,
+ * packed and unpacked as kvtree_exchange moves them, and merged (a judge
+ * receives about as many).  Returns the entries merged. */
+static long model_share(int fpr, long ranks)
+{
+    kvtree_t *send = kvtree_new(), *got = kvtree_new();
+    for (int f = 0; f < fpr; f++) {
+        char rel[128], owner[16];
+        model_rel(0, f, rel, sizeof(rel));
+        snprintf(owner, sizeof(owner), "%d", nameset_owner(rel, (int)ranks));
+        kvtree_t *to = kvtree_get(send, owner);
+        if (!to)
+            to = kvtree_set(send, owner, NULL);
+        kvtree_t *m = kvtree_set(to, rel, NULL);
+        kvtree_util_set_u64(m, "SIZE", 1000);
+        kvtree_util_set_crc32(m, "CRC", model_crc(0, f));
+    }
+    int ok = 1;
+    for (kvtree_elem_t *e = kvtree_first(send); e && ok; e = kvtree_elem_next(e)) {
+        size_t len = kvtree_pack_size(kvtree_elem_tree(e));
+        char *buf = malloc(len);
+        kvtree_t *t = kvtree_new();
+        ok = buf && kvtree_pack(buf, kvtree_elem_tree(e)) == len &&
+             kvtree_unpack(buf, len, t, NULL) >= 0;
+        kvtree_merge(got, t);
+        kvtree_delete(&t);
+        free(buf);
+    }
+    long n = ok ? kvtree_size(got) : -1;
+    kvtree_delete(&send);
+    kvtree_delete(&got);
+    return n;
+}
+
+/* a restart on the prefix (rpfs_open): every process reads its share of the
+ * tree (r2f_read_names, as r2f_lookup) and sends each entry to the rank
+ * that judges its name (model_share, the busiest share rank 0's), which
+ * checks the file (per file, spread as before: not modelled) */
+static int step_rpfs_open(const model_case_t *c, long n, result_t *r)
+{
+    if (step_r2f_lookup(c, n, r) < 0)
+        return -1;
+    double cpu = 0, mem = 0;
+    meter_t mt;
+    meter_begin(&mt);
+    long got = model_share(c->fpr, c->ranks);
+    meter_end(&mt, &cpu, &mem);
+    if (model_expect(got == c->fpr, "entries routed and merged", got, c->fpr) < 0)
+        return -1;
+    r->m[M_CPU] += cpu;
+    r->m[M_MEM] = mem > r->m[M_MEM] ? mem : r->m[M_MEM];
+    r->m[M_ALL] += cpu * (double)c->ranks;
+    return 0;
+}
+
 /* a flush whose files an older complete dataset named too (flush_supersede):
  * every process reads its share of the older tree's names (r2f_read_names
  * reads as r2f_read_tree does: r2f_lookup, on the same names), joins them
@@ -1922,6 +1981,7 @@ static int model_case(long ranks, int fpr)
         c.tree_biggest = w.m[M_BIGGEST];
         model_step(step_r2f_lookup, &c, "r2f_lookup", "rank0", 0, NULL);
         model_step(step_supersede, &c, "supersede", "rank0", 0, NULL);
+        model_step(step_rpfs_open, &c, "rpfs_open", "rank0", 0, NULL);
     }
     model_step(step_summary, &c, "summary", "rank0", 0, NULL);
     model_step(step_index_update, &c, "index_update", "rank0", 0, NULL);

@@ -77,31 +77,16 @@ static kvtree_t *bypass_sizes(scr_ctx_t *ctx, int *valid, uint64_t *bytes, int *
     return r2f;
 }
 
-/* the names this output took from files already on the prefix go to rank
- * 0, which takes the older datasets that named them out of the index:
- * valid or not, this output has written over them */
+/* the older datasets that named a file this output took from the prefix
+ * leave the index: valid or not, this output has written over them */
 static void bypass_supersede(scr_ctx_t *ctx)
 {
-    kvtree_t *send = kvtree_new(), *recv = kvtree_new(), *mine = NULL;
-    for (kvtree_elem_t *e = kvtree_first(ctx->out.files); e; e = kvtree_elem_next(e)) {
-        if (!kvtree_get(kvtree_elem_tree(e), "CLASH"))
-            continue;
-        if (!mine)
-            mine = kvtree_setf(send, NULL, "0 RANK %d FILE", ctx->rank);
-        kvtree_set(mine, kvtree_elem_key(e), NULL);
-    }
-    kvtree_exchange(send, recv, ctx->comm);
-    if (ctx->rank == 0) {
-        kvtree_t *all = kvtree_new();
-        scr_error_t err;
-        for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
-            kvtree_merge(all, kvtree_elem_tree(e));
-        if (place_supersede(ctx->prefix, ctx->out.id, all, &err) < 0)
-            log_warn("dataset %d: %s", ctx->out.id, err.text);
-        kvtree_delete(&all);
-    }
-    kvtree_delete(&send);
-    kvtree_delete(&recv);
+    kvtree_t *names = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(ctx->out.files); e; e = kvtree_elem_next(e))
+        if (kvtree_get(kvtree_elem_tree(e), "CLASH"))
+            kvtree_set(names, kvtree_elem_key(e), NULL);
+    flush_supersede_names(ctx, ctx->out.id, names);
+    kvtree_delete(&names);
 }
 
 /* rank 0: the dataset enters the index complete and placed (its files are

@@ -549,22 +549,11 @@ static kvtree_t **flush_older_names(scr_ctx_t *ctx, const kvtree_t *older, int k
     return theirs;
 }
 
-/* before the first rename: a dataset whose files this one is about to
- * replace leaves the index (as place_supersede), so the index never points
- * at a mix of two checkpoints.  The names are compared where they hash to
- * (namejoin.h): no rank reads either dataset's tree whole. */
-static void flush_supersede(scr_ctx_t *ctx, int id, const kvtree_t *files)
+/* every older complete dataset that names one of names (each rank's own)
+ * leaves the index (as place_supersede).  The names are compared where
+ * they hash to (namejoin.h): no rank reads any dataset's tree whole. */
+static void flush_supersede_join(scr_ctx_t *ctx, int id, const kvtree_t *names)
 {
-    int clash = 0, any = 0;
-    for (kvtree_elem_t *e = kvtree_first(files); e && !clash; e = kvtree_elem_next(e)) {
-        char path[SCR_PATH_MAX * 2];
-        struct stat st;
-        snprintf(path, sizeof(path), "%s/%s", ctx->prefix, kvtree_elem_key(e));
-        clash = lstat(path, &st) == 0;
-    }
-    MPI_Allreduce(&clash, &any, 1, MPI_INT, MPI_LOR, ctx->comm);
-    if (!any)
-        return;
     kvtree_t *index = kvtree_new(), *older = kvtree_new();
     scr_error_t err;
     if (ctx->rank == 0 && index_read(ctx->prefix, index, &err) < 0 && errno != ENOENT)
@@ -577,7 +566,7 @@ static void flush_supersede(scr_ctx_t *ctx, int id, const kvtree_t *files)
     int *hit = calloc((size_t)k + 1, sizeof(int));
     if (!hit)
         MPI_Abort(ctx->comm, 1);
-    namejoin_hits(ctx->comm, files, theirs, k, hit);
+    namejoin_hits(ctx->comm, names, theirs, k, hit);
     for (int i = 0; i < k; i++) {
         kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
         if (hit[i] && ctx->rank == 0)
@@ -589,6 +578,33 @@ static void flush_supersede(scr_ctx_t *ctx, int id, const kvtree_t *files)
     kvtree_delete(&index);
     kvtree_delete(&older);
     MPI_Barrier(ctx->comm);
+}
+
+void flush_supersede_names(scr_ctx_t *ctx, int id, const kvtree_t *names)
+{
+    int have = kvtree_size(names) > 0, any = 0;
+    MPI_Allreduce(&have, &any, 1, MPI_INT, MPI_LOR, ctx->comm);
+    if (any)
+        flush_supersede_join(ctx, id, names);
+}
+
+/* before the first rename: a dataset whose files this one is about to
+ * replace leaves the index, so the index never points at a mix of two
+ * checkpoints.  When any rank finds one of its files at its own path, every
+ * name of the dataset is compared (one older dataset may name a file no
+ * rank of this one has placed yet). */
+static void flush_supersede(scr_ctx_t *ctx, int id, const kvtree_t *files)
+{
+    int clash = 0, any = 0;
+    for (kvtree_elem_t *e = kvtree_first(files); e && !clash; e = kvtree_elem_next(e)) {
+        char path[SCR_PATH_MAX * 2];
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", ctx->prefix, kvtree_elem_key(e));
+        clash = lstat(path, &st) == 0;
+    }
+    MPI_Allreduce(&clash, &any, 1, MPI_INT, MPI_LOR, ctx->comm);
+    if (any)
+        flush_supersede_join(ctx, id, files);
 }
 
 /* The files this dataset replaces at their own paths go to the prefix's

@@ -43,5 +43,9 @@ void flush_prune(scr_ctx_t *ctx);
  * prefix's directory dir to their own paths; rank 0 marks it PLACED when
  * every rank did.  0, or -1 when some rank could not (it says why). */
 int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files);
+/* names: this rank's names (rel -> anything) that dataset id took from files
+ * already on the prefix; every older complete dataset naming one of them
+ * leaves the index.  Collective; nothing happens if no rank has one. */
+void flush_supersede_names(scr_ctx_t *ctx, int id, const kvtree_t *names);
 
 #endif

@@ -10,23 +10,25 @@
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "log.h"
+#include "nameset.h"
+#include "path.h"
 #include "pfs.h"
 #include "place.h"
 #include "r2f.h"
+#include "r2f_mpi.h"
 #include "rpfs.h"
 
 struct rpfs {
     int id;
     char dir[256];
     char name[1024];
-    kvtree_t *files; /* rel -> {SIZE, CRC} */
 };
 
-/* rank 0: summary and every file of the dataset; 0, -1 (known bad), -2 */
+/* rank 0: the summary; 0, -1 (known bad), -2 */
 static int rpfs_read(scr_ctx_t *ctx, const char *dsetdir, int id, kvtree_t *dset,
-                     kvtree_t *files, scr_error_t *err)
+                     scr_error_t *err)
 {
-    kvtree_t *summary = kvtree_new(), *all = kvtree_new();
+    kvtree_t *summary = kvtree_new();
     int rc = 0, complete = 0, ranks = 0;
     if (summary_read(dsetdir, summary, err) < 0)
         rc = -1;
@@ -39,25 +41,45 @@ static int rpfs_read(scr_ctx_t *ctx, const char *dsetdir, int id, kvtree_t *dset
                            "dataset %d holds memory checkpoints (SCR_Protect) of %d "
                            "ranks; they restore only in a job of %d ranks",
                            id, ranks, ranks);
-    else if (rc == 0 && r2f_read_all(dsetdir, all, err) < 0)
-        rc = -1;
-    for (kvtree_elem_t *r = kvtree_first(kvtree_get(all, "RANK")); rc == 0 && r;
-         r = kvtree_elem_next(r))
-        kvtree_merge(files, kvtree_get(kvtree_elem_tree(r), "FILE"));
     kvtree_delete(&summary);
-    kvtree_delete(&all);
     return rc;
 }
 
-/* my share of the files, every ranks-th: finish a placement cut short,
- * then check size and CRC32.  0, -1 (known bad), -2 (could not place) */
+/* This rank's share of the dataset's files (rel -> {SIZE, CRC}), each name
+ * once in the job: the tree read spread over the ranks (r2f_read_names),
+ * every entry sent to the rank that judges its name (nameset.h), so a file
+ * several ranks recorded (a bypass dataset's shared file) is checked once
+ * and no rank holds every rank's names.  Collective; -1 if the tree could
+ * not be read. */
+static int rpfs_share(scr_ctx_t *ctx, const char *dsetdir, kvtree_t *mine,
+                      scr_error_t *err)
+{
+    kvtree_t *read = kvtree_new(), *send = kvtree_new(), *recv = kvtree_new();
+    int rc = r2f_read_names(ctx->comm, dsetdir, read, err);
+    for (kvtree_elem_t *e = kvtree_first(read); e; e = kvtree_elem_next(e)) {
+        char owner[16];
+        snprintf(owner, sizeof(owner), "%d",
+                 nameset_owner(kvtree_elem_key(e), ctx->ranks));
+        kvtree_t *to = kvtree_get(send, owner);
+        if (!to)
+            to = kvtree_set(send, owner, NULL);
+        kvtree_set(to, kvtree_elem_key(e), kvtree_dup(kvtree_elem_tree(e)));
+    }
+    kvtree_exchange(send, recv, ctx->comm);
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
+        kvtree_merge(mine, kvtree_elem_tree(e));
+    kvtree_delete(&read);
+    kvtree_delete(&send);
+    kvtree_delete(&recv);
+    return rc;
+}
+
+/* my share of the files: finish a placement cut short, then check size and
+ * CRC32.  0, -1 (known bad), -2 (could not place) */
 static int rpfs_check(scr_ctx_t *ctx, const char *dir, const kvtree_t *files,
                       scr_error_t *err)
 {
-    int i = 0;
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e), i++) {
-        if (i % ctx->ranks != ctx->rank)
-            continue;
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
         const char *rel = kvtree_elem_key(e);
         kvtree_t *m = kvtree_elem_tree(e);
         char path[SCR_PATH_MAX * 2];
@@ -105,30 +127,32 @@ int rpfs_open(scr_ctx_t *ctx, int id, const char *dir)
     char dsetdir[SCR_PATH_MAX + 256];
     scr_error_t err = {""};
     kvtree_t *dset = kvtree_new(), *files = kvtree_new();
-    int rc = 0;
+    int rc = 0, nfiles = 0, total = 0;
     snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, dir);
     if (ctx->rank == 0)
-        rc = rpfs_read(ctx, dsetdir, id, dset, files, &err);
+        rc = rpfs_read(ctx, dsetdir, id, dset, &err);
     rc = rpfs_agree(ctx, rc, &err, id);
     if (rc == 0) {
         kvtree_bcast(dset, 0, ctx->comm);
-        kvtree_bcast(files, 0, ctx->comm);
-        rc = rpfs_agree(ctx, rpfs_check(ctx, dir, files, &err), &err, id);
+        rc = rpfs_agree(ctx, rpfs_share(ctx, dsetdir, files, &err), &err, id);
     }
+    if (rc == 0)
+        rc = rpfs_agree(ctx, rpfs_check(ctx, dir, files, &err), &err, id);
     if (rc == 0 && place_staged(dir) && ctx->rank == 0)
         index_mark_placed(ctx->prefix, id, dir, NULL);
+    nfiles = kvtree_size(files);
+    kvtree_delete(&files);
     if (rc < 0) {
         kvtree_delete(&dset);
-        kvtree_delete(&files);
         return rc;
     }
+    MPI_Reduce(&nfiles, &total, 1, MPI_INT, MPI_SUM, 0, ctx->comm);
     rpfs_close(ctx);
     struct rpfs *r = calloc(1, sizeof(*r));
     r->id = id;
     snprintf(r->dir, sizeof(r->dir), "%s", dir);
     const char *name = kvtree_get_val(dset, "NAME");
     snprintf(r->name, sizeof(r->name), "%s", name ? name : "");
-    r->files = files;
     ctx->rpfs = r;
     int ranks = 0, ckpt = 0;
     kvtree_util_get_int(dset, "RANKS", &ranks);
@@ -137,7 +161,7 @@ int rpfs_open(scr_ctx_t *ctx, int id, const char *dir)
     if (ctx->rank == 0)
         log_msg("restart from the prefix: dataset %d (%s) of %d ranks, %d files, read "
                 "where they are in %s by this job of %d ranks",
-                id, r->name, ranks, kvtree_size(files), ctx->prefix, ctx->ranks);
+                id, r->name, ranks, total, ctx->prefix, ctx->ranks);
     kvtree_delete(&dset);
     return 0;
 }
@@ -149,17 +173,17 @@ const char *rpfs_name(const scr_ctx_t *ctx)
 
 int rpfs_route(const scr_ctx_t *ctx, const char *rel, char *file, size_t len)
 {
-    if (!ctx->rpfs || !kvtree_get(ctx->rpfs->files, rel))
+    struct stat st;
+    if (!ctx->rpfs || !path_is_safe_relative(rel))
         return -1;
     place_file_path(ctx->prefix, ctx->rpfs->dir, rel, file, len);
-    return 0;
+    return lstat(file, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
 }
 
 void rpfs_close(scr_ctx_t *ctx)
 {
     if (!ctx->rpfs)
         return;
-    kvtree_delete(&ctx->rpfs->files);
     free(ctx->rpfs);
     ctx->rpfs = NULL;
 }

@@ -245,8 +245,10 @@ static kvtree_t *place_names_kept(const char *prefix, const kvtree_t *index, int
 
 /* unlink <prefix>/<rel>, then its parent directories up to the prefix while
  * they are empty (the application's ckpt.<n>/ directories go with it) */
-static void place_unlink(const char *prefix, const char *rel)
+void place_unlink(const char *prefix, const char *rel)
 {
+    if (!path_is_safe_relative(rel))
+        return;
     char path[4400];
     snprintf(path, sizeof(path), "%s/%s", prefix, rel);
     if (unlink(path) == 0)
@@ -276,6 +278,12 @@ static void place_remove_files(const char *prefix, const kvtree_t *index, int id
 
 int place_remove(const char *prefix, kvtree_t *index, int id, scr_error_t *err)
 {
+    return place_remove_as(prefix, index, id, 1, err);
+}
+
+int place_remove_as(const char *prefix, kvtree_t *index, int id, int files,
+                    scr_error_t *err)
+{
     int rc = 0;
     kvtree_t *dirs = kvtree_getf(index, "DSET %d DIR", id);
     if (!dirs) { /* not in the index: where a flush of id would have put it */
@@ -292,7 +300,7 @@ int place_remove(const char *prefix, kvtree_t *index, int id, scr_error_t *err)
         if (!path_is_safe_relative(dir))
             continue;
         kvtree_util_get_int(kvtree_elem_tree(e), "COMPLETE", &complete);
-        if (complete && place_staged(dir))
+        if (files && complete && place_staged(dir))
             place_remove_files(prefix, index, id, dir);
         char path[4200];
         snprintf(path, sizeof(path), "%s/%s", prefix, dir);

@@ -68,5 +68,12 @@ int place_done(const kvtree_t *index, int id, const char *dir);
  * names (a newer checkpoint may have reused the name).  id leaves the
  * in-memory index, so a caller removing several passes the same one. */
 int place_remove(const char *prefix, kvtree_t *index, int id, scr_error_t *err);
+/* the same; files 0 leaves the files at their own paths to the caller,
+ * which decided which of them go (a flush does it spread over its ranks) */
+int place_remove_as(const char *prefix, kvtree_t *index, int id, int files,
+                    scr_error_t *err);
+/* unlink <prefix>/<rel> (a safe relative name), then its parent
+ * directories up to the prefix while they are empty */
+void place_unlink(const char *prefix, const char *rel);
 
 #endif

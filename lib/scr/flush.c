@@ -25,6 +25,7 @@
 #include "kvtree_mpi.h"
 #include "log.h"
 #include "namejoin.h"
+#include "nameset.h"
 #include "path.h"
 #include "pfs.h"
 #include "place.h"
@@ -670,24 +671,101 @@ int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files)
 }
 
 /* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix */
-void flush_prune(scr_ctx_t *ctx)
+/* rank 0: the datasets SCR_PREFIX_SIZE drops leave the index and the flush
+ * file; plan gets GONE <i> DSET <id> DIR <dir> for their complete staged
+ * directories and KEPT <i> ... for those of every dataset left */
+static int flush_prune_plan(scr_ctx_t *ctx, int keep, kvtree_t *index, kvtree_t *plan,
+                            int *ids)
 {
-    int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0);
-    if (keep <= 0 || ctx->rank != 0)
-        return;
-    kvtree_t *index = kvtree_new();
-    int ids[256], n = 0;
+    int n = 0;
     if (index_read(ctx->prefix, index, NULL) == 0)
         n = index_prune_list(index, keep, ids, 256);
+    kvtree_t *gone = kvtree_set(plan, "GONE", NULL),
+             *kept = kvtree_set(plan, "KEPT", NULL);
     for (int i = 0; i < n; i++) {
-        scr_error_t err;
         log_dbg(1, "SCR_PREFIX_SIZE=%d: deleting dataset %d from the prefix", keep,
                 ids[i]);
         index_remove(ctx->prefix, ids[i], NULL);
         flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
-        if (place_remove(ctx->prefix, index, ids[i], &err) < 0)
+        kvtree_t *one = kvtree_new(), *d = kvtree_new();
+        place_older_staged(index, INT32_MAX, one);
+        for (kvtree_elem_t *e = kvtree_first(one); e; e = kvtree_elem_next(e))
+            if (kvtree_getf(kvtree_elem_tree(e), "DSET %d", ids[i]))
+                kvtree_merge(d, kvtree_elem_tree(e));
+        if (kvtree_size(d) > 0)
+            kvtree_setf(gone, d, "%d", i);
+        else
+            kvtree_delete(&d);
+        kvtree_delete(&one);
+    }
+    kvtree_t *left = kvtree_dup(index);
+    for (int i = 0; i < n; i++)
+        kvtree_unsetf(left, "DSET %d", ids[i]);
+    place_older_staged(left, INT32_MAX, kept);
+    kvtree_delete(&left);
+    return n;
+}
+
+/* this rank's share of the names of every dataset in list (i -> DSET <id>
+ * DIR <dir>), merged */
+static kvtree_t *flush_prune_names(scr_ctx_t *ctx, const kvtree_t *list)
+{
+    kvtree_t *names = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
+        kvtree_elem_t *d = kvtree_first(kvtree_get(kvtree_elem_tree(e), "DSET"));
+        for (kvtree_elem_t *r = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR")); r;
+             r = kvtree_elem_next(r)) {
+            char dsetdir[SCR_PATH_MAX * 2];
+            snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, kvtree_elem_key(r));
+            r2f_read_names(ctx->comm, dsetdir, names, NULL);
+        }
+    }
+    return names;
+}
+
+/* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix.  Rank 0
+ * takes the oldest out of the index; the files at their own paths that
+ * only they name are found and unlinked where their names hash to
+ * (nameset.h), so no process reads every dataset's tree whole.  Collective
+ * (every rank has the same SCR_PREFIX_SIZE). */
+void flush_prune(scr_ctx_t *ctx)
+{
+    int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0), ngone, ids[256], n = 0;
+    if (keep <= 0)
+        return;
+    kvtree_t *index = kvtree_new(), *plan = kvtree_new();
+    if (ctx->rank == 0)
+        n = flush_prune_plan(ctx, keep, index, plan, ids);
+    kvtree_bcast(plan, 0, ctx->comm);
+    ngone = kvtree_size(kvtree_get(plan, "GONE"));
+    if (ngone > 0) {
+        kvtree_t *gone = flush_prune_names(ctx, kvtree_get(plan, "GONE"));
+        kvtree_t *kept = flush_prune_names(ctx, kvtree_get(plan, "KEPT"));
+        kvtree_t *send = kvtree_new(), *recv = kvtree_new(), *got = kvtree_new();
+        nameset_route(send, gone, "G", ctx->ranks);
+        nameset_route(send, kept, "K", ctx->ranks);
+        kvtree_exchange(send, recv, ctx->comm);
+        for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
+            kvtree_merge(got, kvtree_elem_tree(e));
+        kvtree_t *k = kvtree_get(got, "K");
+        for (kvtree_elem_t *e = kvtree_first(kvtree_get(got, "G")); e;
+             e = kvtree_elem_next(e))
+            if (!kvtree_get(k, kvtree_elem_key(e)))
+                place_unlink(ctx->prefix, kvtree_elem_key(e));
+        kvtree_delete(&gone);
+        kvtree_delete(&kept);
+        kvtree_delete(&send);
+        kvtree_delete(&recv);
+        kvtree_delete(&got);
+        MPI_Barrier(ctx->comm);
+    }
+    /* then the datasets' directories (their files are done above) */
+    for (int i = 0; i < n; i++) {
+        scr_error_t err;
+        if (place_remove_as(ctx->prefix, index, ids[i], 0, &err) < 0)
             log_warn("could not remove dataset %d from %s: %s", ids[i], ctx->prefix,
                      err.text);
     }
     kvtree_delete(&index);
+    kvtree_delete(&plan);
 }

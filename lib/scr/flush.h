@@ -36,8 +36,9 @@ int flush_async_start(scr_ctx_t *ctx, int id);
 int flush_async_poll(scr_ctx_t *ctx, int wait);
 /* the newest complete checkpoint in cache that is not on the prefix, or -1 */
 int flush_pending_ckpt(scr_ctx_t *ctx);
-/* SCR_PREFIX_SIZE: delete the oldest checkpoints beyond it from the prefix
- * (rank 0; the others return at once) */
+/* SCR_PREFIX_SIZE: delete the oldest checkpoints beyond it from the prefix.
+ * Collective: the files only they name are found and unlinked spread over
+ * the ranks (nameset.h); rank 0 edits the index */
 void flush_prune(scr_ctx_t *ctx);
 /* move this rank's files (rel -> ...) of the complete dataset id in the
  * prefix's directory dir to their own paths; rank 0 marks it PLACED when

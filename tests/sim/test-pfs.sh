@@ -200,6 +200,20 @@ check "SCR_PREFIX_SIZE=1: only the newest checkpoint is kept" \
 check "async: the newest is CURRENT" index_has "CURRENT.scr/scr.dataset.3"
 check "async: no transfer file left" sh -c "! find $("$simnode" shm "$sim_dir") -name 'transfer_*' | grep -q ."
 
+# ---- SCR_PREFIX_SIZE with files at their own paths: the dropped
+# checkpoints' files are found spread over the ranks and unlinked ----
+sim_setup 4
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_PREFIX_SIZE=2)
+check "SCR_PREFIX_SIZE=2: four checkpoints, each in its own directory" \
+	sim_run "$out/p1" "$ALL" "$ex" --steps 8 --size 100000 "${CD[@]}"
+check "SCR_PREFIX_SIZE=2: the two oldest left the prefix, files and directories" \
+	sh -c "test ! -e '$pfs/ckpt.2' -a ! -e '$pfs/ckpt.4' -a ! -e '$pfs/.scr/scr.dataset.1' -a ! -e '$pfs/.scr/scr.dataset.2'"
+check "SCR_PREFIX_SIZE=2: the two newest are whole at their own paths" \
+	sh -c "test -s '$pfs/ckpt.6/rank_1_f1.dat' -a -s '$pfs/ckpt.8/rank_1_f1.dat' -a -d '$pfs/.scr/scr.dataset.4'"
+wipe_all
+check "SCR_PREFIX_SIZE=2: a new run restarts from the newest" \
+	sim_run "$out/p2" "$ALL" "$ex" --steps 8 --size 100000 --expect-restart 8 "${CD[@]}"
+
 # ---- halt conditions ----
 sim_setup 4
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)

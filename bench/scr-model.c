@@ -1099,6 +1099,25 @@ static void drop_quiet(const char *prefix, const kvtree_t *index, int other)
         close(null);
 }
 
+/* what kvtree_exchange does to send ("<rank>" -> tree) at one process:
+ * each tree packed and unpacked, merged into got as if one judge received
+ * them all; 1 if every one came through */
+static int model_exchange(const kvtree_t *send, kvtree_t *got)
+{
+    int ok = 1;
+    for (kvtree_elem_t *e = kvtree_first(send); e && ok; e = kvtree_elem_next(e)) {
+        size_t len = kvtree_pack_size(kvtree_elem_tree(e));
+        char *buf = malloc(len);
+        kvtree_t *t = kvtree_new();
+        ok = buf && kvtree_pack(buf, kvtree_elem_tree(e)) == len &&
+             kvtree_unpack(buf, len, t, NULL) >= 0;
+        kvtree_merge(got, t);
+        kvtree_delete(&t);
+        free(buf);
+    }
+    return ok;
+}
+
 /* rank 0's part of the name join (namejoin_hits): its own names and its
  * share of the older dataset's (ranks r % n == 0: its own), routed to their
  * judges, packed and unpacked as kvtree_exchange moves them, and judged
@@ -1113,17 +1132,7 @@ static int model_join(int fpr, long ranks)
     }
     nameset_route(send, mine, "N", (int)ranks);
     nameset_route(send, mine, "0", (int)ranks);
-    int ok = 1;
-    for (kvtree_elem_t *e = kvtree_first(send); e && ok; e = kvtree_elem_next(e)) {
-        size_t len = kvtree_pack_size(kvtree_elem_tree(e));
-        char *buf = malloc(len);
-        kvtree_t *t = kvtree_new();
-        ok = buf && kvtree_pack(buf, kvtree_elem_tree(e)) == len &&
-             kvtree_unpack(buf, len, t, NULL) >= 0;
-        kvtree_merge(got, t);
-        kvtree_delete(&t);
-        free(buf);
-    }
+    int ok = model_exchange(send, got);
     int hit = ok && nameset_meets(got, "N", "0");
     kvtree_delete(&mine);
     kvtree_delete(&send);
@@ -1149,17 +1158,7 @@ static long model_share(int fpr, long ranks)
         kvtree_util_set_u64(m, "SIZE", 1000);
         kvtree_util_set_crc32(m, "CRC", model_crc(0, f));
     }
-    int ok = 1;
-    for (kvtree_elem_t *e = kvtree_first(send); e && ok; e = kvtree_elem_next(e)) {
-        size_t len = kvtree_pack_size(kvtree_elem_tree(e));
-        char *buf = malloc(len);
-        kvtree_t *t = kvtree_new();
-        ok = buf && kvtree_pack(buf, kvtree_elem_tree(e)) == len &&
-             kvtree_unpack(buf, len, t, NULL) >= 0;
-        kvtree_merge(got, t);
-        kvtree_delete(&t);
-        free(buf);
-    }
+    int ok = model_exchange(send, got);
     long n = ok ? kvtree_size(got) : -1;
     kvtree_delete(&send);
     kvtree_delete(&got);

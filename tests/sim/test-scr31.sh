@@ -113,7 +113,8 @@ SIM_NP=6 SIM_JOB_ID=4302 check "(a) 6 ranks restart from the 8 ranks' step.6 and
 	sim_run "$out/a3" "node1:2,node2:2,node3:2" "$ex" --steps 8 --size 100000 --expect-restart 6
 check "(a) 8 -> 6: the 8 ranks' checkpoint left the index when its names were taken" \
 	has "$out/a3" "dataset [0-9]+ reuses file names of dataset [0-9]+ \(step.6\)"
-check "(a) 8 -> 6: the 6 ranks' checkpoint is CURRENT" sh -c "'$scr' index --prefix '$pfs' --list | grep -q 'step.8'"
+check "(a) 8 -> 6: the 6 ranks' checkpoint is CURRENT, the 8 ranks' gone" \
+	sh -c "'$scr' index --prefix '$pfs' --list | grep -Eq '^\\* +[0-9]+ +[a-z]+ +step\\.8 ' && ! '$scr' index --prefix '$pfs' --list | grep -q ' step\\.6 '"
 # the pool's other path: with gcc alone (tests/sim/lib.sh: again)
 again && a_full
 

@@ -1146,20 +1146,18 @@ static int model_join(int fpr, long ranks)
  * receives about as many).  Returns the entries merged. */
 static long model_share(int fpr, long ranks)
 {
-    kvtree_t *send = kvtree_new(), *got = kvtree_new();
+    kvtree_t *mine = kvtree_new(), *send = kvtree_new(), *got = kvtree_new();
     for (int f = 0; f < fpr; f++) {
-        char rel[128], owner[16];
+        char rel[128];
         model_rel(0, f, rel, sizeof(rel));
-        snprintf(owner, sizeof(owner), "%d", nameset_owner(rel, (int)ranks));
-        kvtree_t *to = kvtree_get(send, owner);
-        if (!to)
-            to = kvtree_set(send, owner, NULL);
-        kvtree_t *m = kvtree_set(to, rel, NULL);
+        kvtree_t *m = kvtree_set(mine, rel, NULL);
         kvtree_util_set_u64(m, "SIZE", 1000);
         kvtree_util_set_crc32(m, "CRC", model_crc(0, f));
     }
+    nameset_route_entries(send, mine, (int)ranks);
     int ok = model_exchange(send, got);
     long n = ok ? kvtree_size(got) : -1;
+    kvtree_delete(&mine);
     kvtree_delete(&send);
     kvtree_delete(&got);
     return n;

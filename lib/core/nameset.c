@@ -28,6 +28,16 @@ void nameset_route(kvtree_t *send, const kvtree_t *names, const char *tag, int r
     }
 }
 
+void nameset_route_entries(kvtree_t *send, const kvtree_t *entries, int ranks)
+{
+    for (kvtree_elem_t *e = kvtree_first(entries); e; e = kvtree_elem_next(e)) {
+        char owner[16];
+        snprintf(owner, sizeof(owner), "%d", nameset_owner(kvtree_elem_key(e), ranks));
+        kvtree_set(nameset_sub(send, owner), kvtree_elem_key(e),
+                   kvtree_dup(kvtree_elem_tree(e)));
+    }
+}
+
 int nameset_meets(const kvtree_t *got, const char *own, const char *tag)
 {
     kvtree_t *mine = kvtree_get(got, own);

@@ -18,6 +18,10 @@ int nameset_owner(const char *rel, int ranks);
  * hold blanks, so no kvtree_setf */
 void nameset_route(kvtree_t *send, const kvtree_t *names, const char *tag, int ranks);
 
+/* each entry (name -> tree) of entries into send as "<owner>" -> name ->
+ * a copy of its tree: the names with what is known of them */
+void nameset_route_entries(kvtree_t *send, const kvtree_t *entries, int ranks);
+
 /* got: what a judge received, merged (tag -> name); 1 if a name under tag
  * is also under own */
 int nameset_meets(const kvtree_t *got, const char *own, const char *tag);

@@ -170,9 +170,9 @@ static int fetch_landed(fetch_job_t *j)
         if (kvtree_util_get_u64(kvtree_elem_tree(e), "SIZE", &recorded) == 0 &&
             (uint64_t)st.st_size != recorded)
             return errprintf(&j->err,
-                             "%s: %llu bytes in cache, shorter than its recorded size "
-                             "%llu",
+                             "%s: %llu bytes in cache, %s than its recorded size %llu",
                              path, (unsigned long long)st.st_size,
+                             (uint64_t)st.st_size < recorded ? "shorter" : "longer",
                              (unsigned long long)recorded),
                    -1;
     }

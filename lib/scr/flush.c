@@ -527,25 +527,29 @@ int flush_pending_ckpt(scr_ctx_t *ctx)
     return id >= 0 && !flush_done(ctx, id) ? id : -1;
 }
 
-/* the names of each dataset of older, this rank's share (r2f_read_names);
- * an unreadable tree names nothing, as place_supersede reads it */
+/* this rank's share (r2f_read_names) of the names of the dataset of entry
+ * (DSET <id> DIR <dir>..., as place_older_staged lists it) into names; an
+ * unreadable tree names nothing, as place_supersede reads it.  Collective. */
+static void flush_dset_names(scr_ctx_t *ctx, const kvtree_t *entry, kvtree_t *names)
+{
+    kvtree_elem_t *d = kvtree_first(kvtree_get(entry, "DSET"));
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR")); e;
+         e = kvtree_elem_next(e)) {
+        char dsetdir[SCR_PATH_MAX * 2];
+        snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, kvtree_elem_key(e));
+        r2f_read_names(ctx->comm, dsetdir, names, NULL);
+    }
+}
+
+/* the names of each dataset of older, this rank's share */
 static kvtree_t **flush_older_names(scr_ctx_t *ctx, const kvtree_t *older, int k)
 {
     kvtree_t **theirs = calloc((size_t)k + 1, sizeof(*theirs));
     if (!theirs)
         MPI_Abort(ctx->comm, 1);
     for (int i = 0; i < k; i++) {
-        kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
         theirs[i] = kvtree_new();
-        for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR")); e;
-             e = kvtree_elem_next(e)) {
-            char dsetdir[SCR_PATH_MAX * 2];
-            kvtree_t *names = kvtree_new();
-            snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, kvtree_elem_key(e));
-            r2f_read_names(ctx->comm, dsetdir, names, NULL);
-            kvtree_merge(theirs[i], names);
-            kvtree_delete(&names);
-        }
+        flush_dset_names(ctx, kvtree_getf(older, "%d", i), theirs[i]);
     }
     return theirs;
 }
@@ -670,7 +674,6 @@ int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files)
     return 0;
 }
 
-/* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix */
 /* rank 0: the datasets SCR_PREFIX_SIZE drops leave the index and the flush
  * file; plan gets GONE <i> DSET <id> DIR <dir> for their complete staged
  * directories and KEPT <i> ... for those of every dataset left */
@@ -711,15 +714,8 @@ static int flush_prune_plan(scr_ctx_t *ctx, int keep, kvtree_t *index, kvtree_t 
 static kvtree_t *flush_prune_names(scr_ctx_t *ctx, const kvtree_t *list)
 {
     kvtree_t *names = kvtree_new();
-    for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e)) {
-        kvtree_elem_t *d = kvtree_first(kvtree_get(kvtree_elem_tree(e), "DSET"));
-        for (kvtree_elem_t *r = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR")); r;
-             r = kvtree_elem_next(r)) {
-            char dsetdir[SCR_PATH_MAX * 2];
-            snprintf(dsetdir, sizeof(dsetdir), "%s/%s", ctx->prefix, kvtree_elem_key(r));
-            r2f_read_names(ctx->comm, dsetdir, names, NULL);
-        }
-    }
+    for (kvtree_elem_t *e = kvtree_first(list); e; e = kvtree_elem_next(e))
+        flush_dset_names(ctx, kvtree_elem_tree(e), names);
     return names;
 }
 

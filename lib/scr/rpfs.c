@@ -56,15 +56,7 @@ static int rpfs_share(scr_ctx_t *ctx, const char *dsetdir, kvtree_t *mine,
 {
     kvtree_t *read = kvtree_new(), *send = kvtree_new(), *recv = kvtree_new();
     int rc = r2f_read_names(ctx->comm, dsetdir, read, err);
-    for (kvtree_elem_t *e = kvtree_first(read); e; e = kvtree_elem_next(e)) {
-        char owner[16];
-        snprintf(owner, sizeof(owner), "%d",
-                 nameset_owner(kvtree_elem_key(e), ctx->ranks));
-        kvtree_t *to = kvtree_get(send, owner);
-        if (!to)
-            to = kvtree_set(send, owner, NULL);
-        kvtree_set(to, kvtree_elem_key(e), kvtree_dup(kvtree_elem_tree(e)));
-    }
+    nameset_route_entries(send, read, ctx->ranks);
     kvtree_exchange(send, recv, ctx->comm);
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
         kvtree_merge(mine, kvtree_elem_tree(e));

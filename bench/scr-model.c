@@ -430,7 +430,7 @@ static int plan_write_one(const plan_t *p, const char *dsetdir, int level, int w
                           double *bytes)
 {
     const plan_level_t *lv = &p->lv[level];
-    kvtree_t *recv = kvtree_new(), *merged = kvtree_new();
+    kvtree_t *recv = kvtree_new();
     scr_error_t err;
     int rc = 0;
     for (int i = lv->first[w]; rc == 0 && i < lv->first[w] + lv->count[w]; i++) {
@@ -447,9 +447,7 @@ static int plan_write_one(const plan_t *p, const char *dsetdir, int level, int w
         free(buf);
         kvtree_delete(&e);
     }
-    for (kvtree_elem_t *e = kvtree_first(recv); rc == 0 && e; e = kvtree_elem_next(e))
-        kvtree_merge(merged, kvtree_elem_tree(e));
-    kvtree_t *file = r2f_file(level, kvtree_size(kvtree_get(merged, "RANK")), merged);
+    kvtree_t *file = r2f_file_from(level, recv);
     char rel[128], path[4400];
     r2f_name(level, lv->writer[w], 0, rel, sizeof(rel));
     snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
@@ -459,7 +457,6 @@ static int plan_write_one(const plan_t *p, const char *dsetdir, int level, int w
     }
     *bytes = model_file_size(path);
     kvtree_delete(&file);
-    kvtree_delete(&merged);
     kvtree_delete(&recv);
     return rc;
 }

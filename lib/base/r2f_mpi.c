@@ -38,23 +38,18 @@ int r2f_write_tree(MPI_Comm comm, const char *dsetdir, const kvtree_t *files,
         uint64_t size = entry ? kvtree_pack_size(entry) : 0;
         int writer = r2f_writer(comm, size, &nwriters);
         kvtree_t *send = kvtree_new(), *recv = kvtree_new();
-        if (entry)
-            kvtree_setf(send, kvtree_dup(entry), "%d", writer);
+        if (entry) /* sent as it is, not copied */
+            kvtree_setf(send, entry, "%d", writer);
+        entry = NULL;
         kvtree_exchange(send, recv, comm);
-        kvtree_delete(&entry);
         if (kvtree_size(recv) > 0) { /* I write a file of this level */
-            kvtree_t *merged = kvtree_new();
-            for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
-                kvtree_merge(merged, kvtree_elem_tree(e));
-            kvtree_t *file =
-                r2f_file(level, kvtree_size(kvtree_get(merged, "RANK")), merged);
+            kvtree_t *file = r2f_file_from(level, recv);
             char rel[128], path[4400];
             r2f_name(level, rank, 0, rel, sizeof(rel));
             snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
             if (kvtree_write_file(path, file, ok ? err : NULL) < 0)
                 ok = 0;
             kvtree_delete(&file);
-            kvtree_delete(&merged);
             entry = r2f_entry_pointer(level, rank);
         }
         kvtree_delete(&send);

@@ -48,6 +48,31 @@ kvtree_t *r2f_file(int level, int ranks, const kvtree_t *merged)
     return t;
 }
 
+kvtree_t *r2f_file_from(int level, kvtree_t *entries)
+{
+    kvtree_t *t = kvtree_new(), *body = level == 0 ? kvtree_set(t, "RANK2FILE", NULL) : t;
+    kvtree_util_set_int(body, "LEVEL", level);
+    kvtree_util_set_int(body, "RANKS", 0); /* counted below, in its place */
+    kvtree_t *ranks = kvtree_set(body, "RANK", NULL);
+    for (kvtree_elem_t *e = kvtree_first(entries); e; e = kvtree_elem_next(e)) {
+        kvtree_t *from = kvtree_get(kvtree_elem_tree(e), "RANK");
+        kvtree_elem_t *r;
+        while ((r = kvtree_first(from))) {
+            char key[32];
+            snprintf(key, sizeof(key), "%s", kvtree_elem_key(r));
+            kvtree_t *sub = kvtree_extract(from, key), *have = kvtree_get(ranks, key);
+            if (have) { /* one rank sent twice: keep both halves, as a merge */
+                kvtree_merge(have, sub);
+                kvtree_delete(&sub);
+            } else {
+                kvtree_set(ranks, key, sub);
+            }
+        }
+    }
+    kvtree_util_set_int(body, "RANKS", kvtree_size(ranks));
+    return t;
+}
+
 int r2f_assign(const uint64_t *sizes, int n, int *writer)
 {
     uint64_t offset = 0;

@@ -33,6 +33,10 @@ kvtree_t *r2f_entry_files(int rank, const kvtree_t *files);
 kvtree_t *r2f_entry_pointer(int level, int writer);
 /* the content of a file at level with the merged entries of its bucket */
 kvtree_t *r2f_file(int level, int ranks, const kvtree_t *merged);
+/* the same from the entries a writer received ("<sender>" -> entry), which
+ * it moves into the file instead of copying (entries is left without them);
+ * the file holds what r2f_file of their merge would */
+kvtree_t *r2f_file_from(int level, kvtree_t *entries);
 
 /* Pure grouping of one level, for ranks 0..n-1 with entry sizes sizes[]
  * (0: no entry): writer[r] is the rank that writes r's entry (-1 if none).

@@ -120,6 +120,7 @@ start_job() {
 		rm -f "$work/$out"
 		j=$("$@") || break
 		wait_for "$work/$out" "$pat" "$secs" && { rc=0; break; }
+		job_state "$j"
 		[ $try = 1 ] && san_tag41_retry "$mark" || break
 		echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
 		scancel "$j"
@@ -128,6 +129,12 @@ start_job() {
 	done
 	rm -f "$mark"
 	return $rc
+}
+# job_state JOB: where a job that did not get going stands, and the nodes
+# (a job still pending, a node still completing or drained, say why)
+job_state() {
+	echo "# job $1: $(squeue -h -j "$1" -o '%T %r %N' 2>/dev/null || echo gone)"
+	sinfo -h -N -o '%N %T %E' 2>/dev/null | sed 's/^/# node /'
 }
 # san_tag41_retry MARK: a rank was lost to the start-up race since MARK, and
 # the job is to be submitted again; SCR_STRESS_BEFORE=1 (stress.sh's

@@ -7,11 +7,13 @@
 
 #include "kvtree.h"
 
+/* the key lives in the element's own allocation: one malloc and one free
+ * per element, which is most of a large tree's cost (bench/README.md) */
 struct kvtree_elem {
-    char *key;
     kvtree_t *tree;
     kvtree_elem_t *next;
     kvtree_elem_t *prev;
+    char key[];
 };
 
 /* Trees with many keys (filemaps of many files, exchange results, rank2file
@@ -87,7 +89,6 @@ static kvtree_elem_t **kvtree_index_slot(const kvtree_t *t, const char *key)
 
 static void kvtree_elem_free(kvtree_elem_t *e)
 {
-    free(e->key);
     kvtree_delete(&e->tree);
     free(e);
 }
@@ -187,11 +188,13 @@ kvtree_t *kvtree_set(kvtree_t *t, const char *key, kvtree_t *sub)
         e->tree = sub;
         return sub;
     }
-    if (!(e = calloc(1, sizeof(*e))) || !(e->key = strdup(key))) {
-        free(e);
+    size_t len = strlen(key) + 1;
+    if (!(e = malloc(sizeof(*e) + len))) {
         kvtree_delete(&sub);
         return NULL;
     }
+    memcpy(e->key, key, len);
+    e->next = e->prev = NULL;
     e->tree = sub;
     kvtree_append(t, e);
     return sub;

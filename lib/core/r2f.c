@@ -50,10 +50,7 @@ kvtree_t *r2f_file(int level, int ranks, const kvtree_t *merged)
 
 kvtree_t *r2f_file_from(int level, kvtree_t *entries)
 {
-    kvtree_t *t = kvtree_new(), *body = level == 0 ? kvtree_set(t, "RANK2FILE", NULL) : t;
-    kvtree_util_set_int(body, "LEVEL", level);
-    kvtree_util_set_int(body, "RANKS", 0); /* counted below, in its place */
-    kvtree_t *ranks = kvtree_set(body, "RANK", NULL);
+    kvtree_t *ranks = kvtree_new();
     for (kvtree_elem_t *e = kvtree_first(entries); e; e = kvtree_elem_next(e)) {
         kvtree_t *from = kvtree_get(kvtree_elem_tree(e), "RANK");
         kvtree_elem_t *r;
@@ -69,7 +66,11 @@ kvtree_t *r2f_file_from(int level, kvtree_t *entries)
             }
         }
     }
+    /* the keys in r2f_file's order, so the file is the same bytes */
+    kvtree_t *t = kvtree_new(), *body = level == 0 ? kvtree_set(t, "RANK2FILE", NULL) : t;
+    kvtree_util_set_int(body, "LEVEL", level);
     kvtree_util_set_int(body, "RANKS", kvtree_size(ranks));
+    kvtree_set(body, "RANK", ranks);
     return t;
 }
 

@@ -211,6 +211,40 @@ static void test_outside(void)
     kvtree_delete(&all);
 }
 
+/* r2f_file_from: the file r2f_file makes of the merged entries, the same
+ * packed bytes, with the entries moved out of what was received */
+static void test_file_from(void)
+{
+    kvtree_t *recv = kvtree_new(), *merged = kvtree_new();
+    for (int r = 0; r < 40; r++) { /* past the index threshold of a tree */
+        kvtree_t *files = kvtree_new();
+        kvtree_util_set_u64(kvtree_setf(files, NULL, "ckpt/rank %d.dat", r), "SIZE",
+                            (uint64_t)r);
+        kvtree_t *e = r2f_entry_files(r, files);
+        kvtree_merge(merged, e);
+        kvtree_setf(recv, e, "%d", (r * 7) % 40);
+        kvtree_delete(&files);
+    }
+    kvtree_t *a = r2f_file(0, kvtree_size(kvtree_get(merged, "RANK")), merged);
+    kvtree_t *b = r2f_file_from(0, recv);
+    size_t na = kvtree_pack_size(a), nb = kvtree_pack_size(b);
+    char *pa = malloc(na), *pb = malloc(nb);
+    kvtree_pack(pa, a);
+    kvtree_pack(pb, b);
+    int moved = 1;
+    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
+        moved &= kvtree_size(kvtree_get(kvtree_elem_tree(e), "RANK")) == 0;
+    ok(na == nb && memcmp(pa, pb, na) == 0 && kvtree_equal(a, b),
+       "r2f_file_from: the same file as r2f_file of the merge, byte for byte");
+    ok(moved, "r2f_file_from: the entries were moved, not copied");
+    free(pa);
+    free(pb);
+    kvtree_delete(&a);
+    kvtree_delete(&b);
+    kvtree_delete(&recv);
+    kvtree_delete(&merged);
+}
+
 int main(void)
 {
     dir = tu_tmpdir();
@@ -219,6 +253,7 @@ int main(void)
     run(R2F_BIG_JOB, 6);
     test_loops();
     test_outside();
+    test_file_from();
     uint64_t sizes[5] = {10, 0, R2F_BUCKET - 5, 7, R2F_BUCKET};
     int w[5];
     int n = r2f_assign(sizes, 5, w);

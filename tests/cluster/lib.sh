@@ -120,7 +120,7 @@ start_job() {
 		rm -f "$work/$out"
 		j=$("$@") || break
 		wait_for "$work/$out" "$pat" "$secs" && { rc=0; break; }
-		job_state "$j"
+		job_report "$j"
 		[ $try = 1 ] && san_tag41_retry "$mark" || break
 		echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
 		scancel "$j"
@@ -130,9 +130,9 @@ start_job() {
 	rm -f "$mark"
 	return $rc
 }
-# job_state JOB: where a job that did not get going stands, and the nodes
+# job_report JOB: where a job that did not get going stands, and the nodes
 # (a job still pending, a node still completing or drained, say why)
-job_state() {
+job_report() {
 	echo "# job $1: $(squeue -h -j "$1" -o '%T %r %N' 2>/dev/null || echo gone)"
 	sinfo -h -N -o '%N %T %E' 2>/dev/null | sed 's/^/# node /'
 }

@@ -1121,12 +1121,7 @@ static int model_exchange(const kvtree_t *send, kvtree_t *got)
  * together (a judge receives about as many).  Returns 1 if they met. */
 static int model_join(int fpr, long ranks)
 {
-    kvtree_t *mine = kvtree_new(), *send = kvtree_new(), *got = kvtree_new();
-    for (int f = 0; f < fpr; f++) {
-        char rel[128];
-        model_rel(0, f, rel, sizeof(rel));
-        kvtree_set(mine, rel, NULL);
-    }
+    kvtree_t *mine = model_rank_files(0, fpr), *send = kvtree_new(), *got = kvtree_new();
     nameset_route(send, mine, "N", (int)ranks);
     nameset_route(send, mine, "0", (int)ranks);
     int ok = model_exchange(send, got);
@@ -1143,14 +1138,7 @@ static int model_join(int fpr, long ranks)
  * receives about as many).  Returns the entries merged. */
 static long model_share(int fpr, long ranks)
 {
-    kvtree_t *mine = kvtree_new(), *send = kvtree_new(), *got = kvtree_new();
-    for (int f = 0; f < fpr; f++) {
-        char rel[128];
-        model_rel(0, f, rel, sizeof(rel));
-        kvtree_t *m = kvtree_set(mine, rel, NULL);
-        kvtree_util_set_u64(m, "SIZE", 1000);
-        kvtree_util_set_crc32(m, "CRC", model_crc(0, f));
-    }
+    kvtree_t *mine = model_rank_files(0, fpr), *send = kvtree_new(), *got = kvtree_new();
     nameset_route_entries(send, mine, (int)ranks);
     int ok = model_exchange(send, got);
     long n = ok ? kvtree_size(got) : -1;

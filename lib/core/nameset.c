@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* nameset.c - file names routed to the rank that judges them */
 #include <stdint.h>
-#include <stdio.h>
 
 #include "nameset.h"
 
@@ -13,29 +12,18 @@ int nameset_owner(const char *rel, int ranks)
     return (int)(h % (uint64_t)ranks);
 }
 
-static kvtree_t *nameset_sub(kvtree_t *t, const char *key)
-{
-    kvtree_t *s = kvtree_get(t, key);
-    return s ? s : kvtree_set(t, key, NULL);
-}
-
 void nameset_route(kvtree_t *send, const kvtree_t *names, const char *tag, int ranks)
 {
-    for (kvtree_elem_t *e = kvtree_first(names); e; e = kvtree_elem_next(e)) {
-        char owner[16];
-        snprintf(owner, sizeof(owner), "%d", nameset_owner(kvtree_elem_key(e), ranks));
-        nameset_sub(nameset_sub(nameset_sub(send, owner), tag), kvtree_elem_key(e));
-    }
+    for (kvtree_elem_t *e = kvtree_first(names); e; e = kvtree_elem_next(e))
+        kvtree_setf(send, NULL, "%d %s %s", nameset_owner(kvtree_elem_key(e), ranks), tag,
+                    kvtree_elem_key(e));
 }
 
 void nameset_route_entries(kvtree_t *send, const kvtree_t *entries, int ranks)
 {
-    for (kvtree_elem_t *e = kvtree_first(entries); e; e = kvtree_elem_next(e)) {
-        char owner[16];
-        snprintf(owner, sizeof(owner), "%d", nameset_owner(kvtree_elem_key(e), ranks));
-        kvtree_set(nameset_sub(send, owner), kvtree_elem_key(e),
-                   kvtree_dup(kvtree_elem_tree(e)));
-    }
+    for (kvtree_elem_t *e = kvtree_first(entries); e; e = kvtree_elem_next(e))
+        kvtree_setf(send, kvtree_dup(kvtree_elem_tree(e)), "%d %s",
+                    nameset_owner(kvtree_elem_key(e), ranks), kvtree_elem_key(e));
 }
 
 int nameset_meets(const kvtree_t *got, const char *own, const char *tag)

@@ -14,8 +14,8 @@
 /* the rank of ranks that judges name rel */
 int nameset_owner(const char *rel, int ranks);
 
-/* each name (key) of names into send as "<owner>" -> tag -> name; a name may
- * hold blanks, so no kvtree_setf */
+/* each name (key) of names into send as "<owner>" -> tag -> name (a name
+ * may hold blanks: kvtree_setf never splits an argument) */
 void nameset_route(kvtree_t *send, const kvtree_t *names, const char *tag, int ranks);
 
 /* each entry (name -> tree) of entries into send as "<owner>" -> name ->

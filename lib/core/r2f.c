@@ -54,9 +54,9 @@ kvtree_t *r2f_file_from(int level, kvtree_t *entries)
     for (kvtree_elem_t *e = kvtree_first(entries); e; e = kvtree_elem_next(e)) {
         kvtree_t *from = kvtree_get(kvtree_elem_tree(e), "RANK");
         kvtree_elem_t *r;
-        while ((r = kvtree_first(from))) {
-            char key[32];
-            snprintf(key, sizeof(key), "%s", kvtree_elem_key(r));
+        /* the key outlives its element: extract frees it */
+        char *key;
+        while ((r = kvtree_first(from)) && (key = strdup(kvtree_elem_key(r)))) {
             kvtree_t *sub = kvtree_extract(from, key), *have = kvtree_get(ranks, key);
             if (have) { /* one rank sent twice: keep both halves, as a merge */
                 kvtree_merge(have, sub);
@@ -64,6 +64,7 @@ kvtree_t *r2f_file_from(int level, kvtree_t *entries)
             } else {
                 kvtree_set(ranks, key, sub);
             }
+            free(key);
         }
     }
     /* the keys in r2f_file's order, so the file is the same bytes */

@@ -147,12 +147,6 @@ int bypass_complete(scr_ctx_t *ctx, const kvtree_t *dset, int valid, uint64_t *t
     return ok;
 }
 
-static kvtree_t *bypass_sub(kvtree_t *t, const char *key)
-{
-    kvtree_t *s = kvtree_get(t, key);
-    return s ? s : kvtree_set(t, key, NULL);
-}
-
 int bypass_shared_names(scr_ctx_t *ctx)
 {
     kvtree_t *send = kvtree_new(), *recv = kvtree_new(), *names = kvtree_new();
@@ -166,8 +160,7 @@ int bypass_shared_names(scr_ctx_t *ctx)
         if (!rel)
             continue;
         snprintf(owner, sizeof(owner), "%d", nameset_owner(rel, ctx->ranks));
-        kvtree_util_set_str(bypass_sub(bypass_sub(send, owner), rel), me,
-                            ctx->topo.hostname);
+        kvtree_util_set_str(kvtree_set_kv(send, owner, rel), me, ctx->topo.hostname);
     }
     kvtree_exchange(send, recv, ctx->comm);
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))

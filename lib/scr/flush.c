@@ -683,29 +683,25 @@ static int flush_prune_plan(scr_ctx_t *ctx, int keep, kvtree_t *index, kvtree_t 
     int n = 0;
     if (index_read(ctx->prefix, index, NULL) == 0)
         n = index_prune_list(index, keep, ids, 256);
-    kvtree_t *gone = kvtree_set(plan, "GONE", NULL),
-             *kept = kvtree_set(plan, "KEPT", NULL);
     for (int i = 0; i < n; i++) {
         log_dbg(1, "SCR_PREFIX_SIZE=%d: deleting dataset %d from the prefix", keep,
                 ids[i]);
         index_remove(ctx->prefix, ids[i], NULL);
         flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
-        kvtree_t *one = kvtree_new(), *d = kvtree_new();
-        place_older_staged(index, INT32_MAX, one);
-        for (kvtree_elem_t *e = kvtree_first(one); e; e = kvtree_elem_next(e))
-            if (kvtree_getf(kvtree_elem_tree(e), "DSET %d", ids[i]))
-                kvtree_merge(d, kvtree_elem_tree(e));
-        if (kvtree_size(d) > 0)
-            kvtree_setf(gone, d, "%d", i);
-        else
-            kvtree_delete(&d);
-        kvtree_delete(&one);
     }
-    kvtree_t *left = kvtree_dup(index);
-    for (int i = 0; i < n; i++)
-        kvtree_unsetf(left, "DSET %d", ids[i]);
-    place_older_staged(left, INT32_MAX, kept);
-    kvtree_delete(&left);
+    /* every complete staged dataset, dropped or kept (index is as read) */
+    kvtree_t *all = kvtree_new(), *gone = kvtree_set(plan, "GONE", NULL),
+             *kept = kvtree_set(plan, "KEPT", NULL);
+    int m = place_older_staged(index, INT32_MAX, all);
+    for (int j = 0; j < m; j++) {
+        kvtree_t *d = kvtree_getf(all, "%d", j);
+        int id = atoi(kvtree_elem_key(kvtree_first(kvtree_get(d, "DSET")))), drop = 0;
+        for (int i = 0; i < n; i++)
+            drop |= ids[i] == id;
+        kvtree_t *to = drop ? gone : kept;
+        kvtree_setf(to, kvtree_dup(d), "%d", kvtree_size(to));
+    }
+    kvtree_delete(&all);
     return n;
 }
 

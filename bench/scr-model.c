@@ -1263,13 +1263,12 @@ static int step_index_r2f(const model_case_t *c, long n, result_t *r)
     return 0;
 }
 
-/* .scr/<rank>.scrfilemap as scavenge_rank writes it, and the rank's
- * (empty) files staged in the dataset directory */
+/* rank's part of its node's record (fm) as scavenge_rank adds it, and the
+ * rank's (empty) files staged in the dataset directory */
 static int scan_setup_rank(const model_case_t *c, const char *prefix, const char *dsetdir,
-                           int rank)
+                           int rank, kvtree_t *fm)
 {
-    kvtree_t *fm = kvtree_new(),
-             *rk = kvtree_setf(fm, NULL, "RANK %d DSET %d", rank, MODEL_ID);
+    kvtree_t *rk = kvtree_setf(fm, NULL, "RANK %d DSET %d", rank, MODEL_ID);
     kvtree_setf(fm, NULL, "DSET %d RANK %d", MODEL_ID, rank);
     kvtree_set(rk, "DSETDESC", model_desc(MODEL_ID, c->ranks, c->fpr, NULL));
     kvtree_util_set_int(rk, "FILES", c->fpr);
@@ -1297,12 +1296,26 @@ static int scan_setup_rank(const model_case_t *c, const char *prefix, const char
         else
             close(fd);
     }
-    char fmpath[4400];
-    scr_error_t err;
-    dsindex_rank_filemap(dsetdir, rank, fmpath, sizeof(fmpath));
-    if (rc == 0 && kvtree_write_file_nosync(fmpath, fm, &err) < 0)
-        rc = model_err("%s", err.text);
-    kvtree_delete(&fm);
+    return rc;
+}
+
+/* every node's .scr/node.<host>.scrfilemap as scavenge_own writes it: the
+ * records of its rpn ranks (8 per node when the case has no node size) */
+static int scan_setup(const model_case_t *c, const char *prefix, const char *dsetdir)
+{
+    int rpn = c->rpn > 0 ? c->rpn : 8, rc = 0;
+    for (int first = 0; rc == 0 && first < c->ranks; first += rpn) {
+        kvtree_t *fm = kvtree_new();
+        for (int rank = first; rc == 0 && rank < first + rpn && rank < c->ranks; rank++)
+            rc = scan_setup_rank(c, prefix, dsetdir, rank, fm);
+        char host[64], path[4400];
+        scr_error_t err;
+        snprintf(host, sizeof(host), "node%d", first / rpn);
+        dsindex_node_record(dsetdir, host, path, sizeof(path));
+        if (rc == 0 && kvtree_write_file_nosync(path, fm, &err) < 0)
+            rc = model_err("%s", err.text);
+        kvtree_delete(&fm);
+    }
     return rc;
 }
 
@@ -1320,9 +1333,8 @@ static int step_index_scan(const model_case_t *c, long n, result_t *r)
         return -1;
     model_case_t cc = *c;
     cc.ranks = n;
-    for (int rank = 0; rank < n; rank++)
-        if (scan_setup_rank(&cc, prefix, dsetdir, rank) < 0)
-            return -1;
+    if (scan_setup(&cc, prefix, dsetdir) < 0)
+        return -1;
     double count = 0;
     model_dir_sum(meta, "scrfilemap", &count, &r->m[M_READ], &r->m[M_BIGGEST]);
     dsindex_report_t rep;
@@ -1359,13 +1371,14 @@ static int step_scavenge_node(const model_case_t *c, long n, result_t *r)
         return -1;
     double fms = 0, count = 0;
     model_dir_sum(cntl, "filemap_", &count, &fms, NULL);
-    scavenge_t s = {node, cntl, "node0", MODEL_ID, 0, 0, 0, 0, NULL, 0};
+    scavenge_t s = {.prefix = node, .cntldir = cntl, .host = "node0", .id = MODEL_ID};
     scr_error_t err = {""};
     int id = -1;
     meter_t mt;
     meter_begin(&mt);
-    int picked = scavenge_pick_below(node, cntl, 1 << 30, &id, &err);
+    int picked = scavenge_pick_below(node, cntl, "node0", 1 << 30, &id, &err);
     int rc = picked == 1 ? scavenge_own(&s, &err) : -1;
+    scavenge_done(&s);
     meter_end(&mt, &r->m[M_CPU], &r->m[M_MEM]);
     double files = 0, bytes = 0;
     model_dir_sum(meta, "scrfilemap", &files, &bytes, &r->m[M_BIGGEST]);
@@ -1375,12 +1388,12 @@ static int step_scavenge_node(const model_case_t *c, long n, result_t *r)
     if (model_expect(id == MODEL_ID, "dataset picked", id, MODEL_ID) < 0 ||
         model_expect(s.files == c->rpn * c->fpr && !s.failed, "files scavenged", s.files,
                      c->rpn * c->fpr) < 0 ||
-        model_expect(files == c->rpn, "rank filemaps written", (long)files, c->rpn) < 0)
+        model_expect(files == 1, "node records written", (long)files, 1) < 0)
         return -1;
     double nodes = (double)model_nodes(c->ranks, c->rpn);
     r->m[M_READ] = 2 * fms * nodes;
     r->m[M_WRITTEN] = bytes * nodes;
-    r->m[M_FILES] = (double)c->ranks;
+    r->m[M_FILES] = nodes;
     r->m[M_HELD] = c->rpn;
     r->m[M_PROCS] = nodes;
     r->m[M_ALL] = r->m[M_CPU] * nodes;

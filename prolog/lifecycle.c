@@ -224,12 +224,15 @@ static int lifecycle_try(const jobopts_t *o, const char *cntldir, const trees_t 
                          int *index_id, int *indexed)
 {
     scr_error_t err = {""};
-    if (*id < 0 && scavenge_pick_below(o->prefix, cntldir, below, id, &err) < 0)
+    if (*id < 0 && scavenge_pick_below(o->prefix, cntldir, o->host, below, id, &err) < 0)
         log_err("scavenge: %s", err.text);
     int rc = 0;
-    scavenge_t s = {
-        o->prefix, cntldir, o->host, *id, 0, 0, 0, 0, (const char *const *)t->dirs,
-        t->ncache};
+    scavenge_t s = {.prefix = o->prefix,
+                    .cntldir = cntldir,
+                    .host = o->host,
+                    .id = *id,
+                    .trees = (const char *const *)t->dirs,
+                    .ntrees = t->ncache};
     /* each error is logged where it happens: a mark's lookup of a file not
      * yet there leaves a message in err that is no error */
     if (*id >= 0 && scavenge_own(&s, &err) < 0)
@@ -249,6 +252,7 @@ static int lifecycle_try(const jobopts_t *o, const char *cntldir, const trees_t 
     if (scavenge_mark_try(o->prefix, o->jobid, try, o->host, "FINISHED", *id, live,
                           index_id, &err) < 0)
         log_err("scavenge: %s", err.text);
+    scavenge_done(&s);
     if (*id >= 0)
         epilog_event(o, "SCAVENGE", "dset=%d files=%d failed=%d bytes=%llu", *id, s.files,
                      s.failed, s.bytes);

@@ -63,31 +63,41 @@ static int scavenge_pick_visit(int rank, const char *path, const kvtree_t *fm,
     return 0;
 }
 
-/* the creation time in the copy of rank's filemap that a scavenge left in
- * dataset id's directory on the prefix (0: none).  Each rank stamps its
- * own, and the index records one rank's (rank 0's for a flush): this is how
- * a node without rank 0 knows its part of a scavenged dataset. */
-static uint64_t scavenge_copied_created(const char *prefix, int id, int rank)
+/* the creation time in the record of rank that a scavenge on this node
+ * (host) left in dataset id's directory on the prefix, or in an older
+ * scavenge's file of that rank (0: none).  The index records one rank's
+ * (rank 0's for a flush; every rank's is the same since datasets carry rank
+ * 0's): this is how a node without rank 0 knows its part of a scavenged
+ * dataset. */
+static uint64_t scavenge_copied_created(const char *prefix, int id, int rank,
+                                        const char *host)
 {
     char dsetdir[4200], path[4400];
     uint64_t created = 0;
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
-    dsindex_rank_filemap(dsetdir, rank, path, sizeof(path));
-    kvtree_t *fm = kvtree_new();
-    if (kvtree_read_file(path, fm, NULL) == 0)
-        kvtree_util_get_u64(kvtree_getf(fm, "RANK %d DSET %d DSETDESC", rank, id),
-                            "CREATED", &created);
-    kvtree_delete(&fm);
+    for (int i = 0; i < 2 && !created; i++) {
+        if (i == 0 && !host)
+            continue;
+        if (i == 0)
+            dsindex_node_record(dsetdir, host, path, sizeof(path));
+        else
+            dsindex_rank_filemap(dsetdir, rank, path, sizeof(path));
+        kvtree_t *fm = kvtree_new();
+        if (kvtree_read_file(path, fm, NULL) == 0)
+            kvtree_util_get_u64(kvtree_getf(fm, "RANK %d DSET %d DSETDESC", rank, id),
+                                "CREATED", &created);
+        kvtree_delete(&fm);
+    }
     return created;
 }
 
 int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err)
 {
-    return scavenge_pick_below(prefix, cntldir, INT_MAX, id, err);
+    return scavenge_pick_below(prefix, cntldir, NULL, INT_MAX, id, err);
 }
 
-int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int *id,
-                        scr_error_t *err)
+int scavenge_pick_below(const char *prefix, const char *cntldir, const char *host,
+                        int below, int *id, scr_error_t *err)
 {
     newest_t nw = {-1, below, -1, 0};
     if (filemap_foreach(cntldir, scavenge_pick_visit, &nw, err) < 0)
@@ -113,7 +123,7 @@ int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int 
     kvtree_util_get_u64(kvtree_get(entry, "DSET"), "CREATED", &ic);
     kvtree_delete(&index);
     if (complete && ic != created && created) /* not the index's rank: its copy */
-        ic = scavenge_copied_created(prefix, best, nw.rank);
+        ic = scavenge_copied_created(prefix, best, nw.rank, host);
     if (complete && ic == created)
         return 0;
     *id = best;
@@ -200,15 +210,17 @@ static int scavenge_rel(const char *src, const kvtree_t *meta, char *rel, size_t
     return 0;
 }
 
-/* copy rank r's files in fm and write its .scrfilemap; 0 if all copied */
+/* copy rank r's files in fm and add its record to the node's (s->record,
+ * written by scavenge_record_write); 0 if all copied */
 static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *dsetdir)
 {
     kvtree_t *desc = kvtree_dup(filemap_get_desc(fm, s->id, "DSETDESC"));
     const char *cdir = kvtree_get_val(desc, "DIR");
     kvtree_t *files = kvtree_get(filemap_get_rank(fm, s->id, r), "FILE");
-    kvtree_t *out = kvtree_new();
-    kvtree_t *rk = kvtree_setf(out, NULL, "RANK %d DSET %d", r, s->id);
-    kvtree_setf(out, NULL, "DSET %d RANK %d", s->id, r);
+    if (!s->record)
+        s->record = kvtree_new();
+    kvtree_t *rk = kvtree_setf(s->record, NULL, "RANK %d DSET %d", r, s->id);
+    kvtree_setf(s->record, NULL, "DSET %d RANK %d", s->id, r);
     int nfiles = 0, bad = 0;
     kvtree_util_get_int(filemap_get_rank(fm, s->id, r), "FILES", &nfiles);
     for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
@@ -243,16 +255,25 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
     kvtree_unset(desc, "FLUSHING");
     kvtree_set(rk, "DSETDESC", desc);
     kvtree_util_set_int(rk, "FILES", nfiles);
+    fault_point("scavenge.rank", -1); /* the files copied, not recorded */
+    return bad ? -1 : 0;
+}
+
+/* Write the node's record, .scr/node.<host>.scrfilemap: every rank it has
+ * copied so far.  Round 2 writes it again with the partner copies' ranks.
+ * Ranks of a record never written are missing to the indexer, which
+ * rebuilds them (XOR, RS) as it would after a lost node. */
+static int scavenge_record_write(scavenge_t *s, const char *dsetdir)
+{
+    if (!s->record)
+        return 0;
     char path[4400];
     scr_error_t err;
-    fault_point("scavenge.rank", -1); /* the files copied, no .scrfilemap */
-    dsindex_rank_filemap(dsetdir, r, path, sizeof(path));
-    if (kvtree_write_file(path, out, &err) < 0) {
-        log_err("scavenge of rank %d: %s", r, err.text);
-        bad++;
-    }
-    kvtree_delete(&out);
-    return bad ? -1 : 0;
+    fault_point("scavenge.record", -1); /* the ranks copied, the record not written */
+    dsindex_node_record(dsetdir, s->host, path, sizeof(path));
+    if (kvtree_write_file(path, s->record, &err) < 0)
+        return log_err("scavenge of dataset %d on %s: %s", s->id, s->host, err.text), -1;
+    return 0;
 }
 
 /* call fn for each filemap_<rank>.scrinfo of the control directory that
@@ -280,12 +301,17 @@ static int scavenge_each_visit(int rank, const char *path, const kvtree_t *fm,
     return x->fn(x->s, fm, rank, x->dsetdir);
 }
 
+/* fn for every filemap of the node, then the node's record written */
 static int scavenge_each(scavenge_t *s, scavenge_fm_fn fn, scr_error_t *err)
 {
     each_t x = {s, fn, ""};
     pfs_dset_dir(s->prefix, s->id, x.dsetdir, sizeof(x.dsetdir));
     scr_error_t lerr = {""};
-    if (filemap_foreach(s->cntldir, scavenge_each_visit, &x, &lerr) == 0)
+    int rc = filemap_foreach(s->cntldir, scavenge_each_visit, &x, &lerr);
+    if (scavenge_record_write(s, x.dsetdir) < 0 && rc == 0)
+        return errprintf(err, "the record of dataset %d on %s could not be written",
+                         s->id, s->host);
+    if (rc == 0)
         return 0;
     if (lerr.text[0]) /* the directory itself could not be listed */
         return errprintf(err, "%s", lerr.text);
@@ -360,6 +386,26 @@ int scavenge_own(scavenge_t *s, scr_error_t *err)
     return rc;
 }
 
+/* 1 if the record of node host lists every file of rank r: its own node
+ * copied it in round 1.  The last record read is kept (s->seen): a node's
+ * partner copies are mostly of one other node's ranks. */
+static int scavenge_recorded(scavenge_t *s, const char *dsetdir, const char *host, int r)
+{
+    if (!s->seen_host || strcmp(s->seen_host, host) != 0) {
+        char path[4400];
+        kvtree_delete(&s->seen);
+        free(s->seen_host);
+        s->seen = kvtree_new();
+        s->seen_host = strdup(host);
+        dsindex_node_record(dsetdir, host, path, sizeof(path));
+        kvtree_read_file(path, s->seen, NULL); /* none: the node is gone */
+    }
+    return dsindex_rank_listed(kvtree_getf(s->seen, "RANK %d DSET %d", r, s->id));
+}
+
+/* Round 2 for one filemap: the partner copies it holds of ranks whose own
+ * node did not record them.  The library records each copy's owner's HOST;
+ * a copy without one (an older library) is copied in any case. */
 static int scavenge_partner_fm(scavenge_t *s, const kvtree_t *fm, int rank,
                                const char *dsetdir)
 {
@@ -367,14 +413,14 @@ static int scavenge_partner_fm(scavenge_t *s, const kvtree_t *fm, int rank,
     kvtree_t *ranks = kvtree_getf(fm, "DSET %d RANK", s->id);
     for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
         int r;
-        char path[4400];
-        struct stat st;
         if (kvtree_elem_key_int(e, &r) < 0 || r == rank)
             continue;
-        dsindex_rank_filemap(dsetdir, r, path, sizeof(path));
-        if (lstat(path, &st) == 0)
+        const char *host = kvtree_get_val(kvtree_elem_tree(e), "HOST");
+        if (host && scavenge_recorded(s, dsetdir, host, r))
             continue;
-        log_msg("scavenge: rank %d's node is gone; copying its partner copy", r);
+        log_msg("scavenge: rank %d's own node did not copy it (gone, or a file "
+                "failed); copying its partner copy",
+                r);
         if (scavenge_rank(s, fm, r, dsetdir) < 0)
             rc = -1;
     }
@@ -391,4 +437,12 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err)
     int rc = scavenge_each(s, scavenge_partner_fm, err);
     progress_end(&scavenge_prog);
     return rc;
+}
+
+void scavenge_done(scavenge_t *s)
+{
+    kvtree_delete(&s->record);
+    kvtree_delete(&s->seen);
+    free(s->seen_host);
+    s->seen_host = NULL;
 }

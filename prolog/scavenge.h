@@ -4,12 +4,15 @@
  *
  * Round 1 copies the files of the ranks whose filemaps this node's control
  * directory holds (application and redundancy files) into
- * <prefix>/scr.dataset.<id>/ and writes one .scr/<rank>.scrfilemap per rank.
+ * <prefix>/scr.dataset.<id>/ and writes one record for the node,
+ * .scr/node.<host>.scrfilemap, with every rank it copied (dsindex.h).
  * Round 2 (PARTNER) copies the partner copies this node holds, only for
- * ranks that still have no .scrfilemap once every live node has finished
- * round 1: their node is gone.  Every file lands under a temporary name and
- * is renamed into place after its CRC32 matched the one recorded at
- * completion, so two nodes copying the same rank never leave a torn file.
+ * ranks that their own node's record does not list once every live node
+ * has finished round 1 (the library records each copy's owner's host):
+ * their node is gone.  It writes the record again with those ranks.  Every
+ * file lands under a temporary name and is renamed into place after its
+ * CRC32 matched the one recorded at completion, so two nodes copying the
+ * same rank never leave a torn file.
  *
  * Nodes coordinate through marks on the prefix (scavmark.h): COPIED after
  * round 1, FINISHED after round 2, each with the dataset it copied; the
@@ -21,6 +24,7 @@
 #define SCR_SCAVENGE_H
 
 #include "error.h"
+#include "kvtree.h"
 #include "nodelist.h"
 #include "scavmark.h"
 
@@ -37,19 +41,26 @@ typedef struct {
      * link below it is followed (NULL: the dataset's own directory) */
     const char *const *trees;
     int ntrees;
+    kvtree_t *record; /* the node's record so far (scavenge_done frees it) */
+    kvtree_t *seen;   /* round 2: the other node's record read last */
+    char *seen_host;
 } scavenge_t;
 
 /* The dataset to scavenge: the newest complete checkpoint in this node's
  * filemaps (cntldir), unless the index of prefix (if not empty) already has
  * it complete.  Returns 1 (id set), 0 if none, -1 on error. */
 int scavenge_pick(const char *prefix, const char *cntldir, int *id, scr_error_t *err);
-/* the same among the checkpoints older than dataset below (a fallback) */
-int scavenge_pick_below(const char *prefix, const char *cntldir, int below, int *id,
-                        scr_error_t *err);
+/* the same among the checkpoints older than dataset below (a fallback);
+ * host (or NULL) names this node, whose record of an earlier scavenge
+ * counts as the dataset's copy */
+int scavenge_pick_below(const char *prefix, const char *cntldir, const char *host,
+                        int below, int *id, scr_error_t *err);
 
 /* Round 1.  Returns 0 if every file of this node's ranks was copied. */
 int scavenge_own(scavenge_t *s, scr_error_t *err);
-/* Round 2: partner copies of ranks without a .scrfilemap. */
+/* Round 2: partner copies of ranks their own node did not record. */
 int scavenge_partners(scavenge_t *s, scr_error_t *err);
+/* free what the rounds kept in s */
+void scavenge_done(scavenge_t *s);
 
 #endif

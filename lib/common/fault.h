@@ -65,10 +65,11 @@
  *   rebuild.recovered  SCR_Init: a dataset's lost files rebuilt; not recorded
  *   rebuild.written    SCR_Init: the rebuilt filemaps written
  *   scavenge.file      epilog/scr scavenge: a file copied to the prefix
- *   scavenge.rank      a rank's files copied; its .scrfilemap not written
+ *   scavenge.rank      a rank's files copied; the node's record not written
+ *   scavenge.record    the node's ranks copied; before its record is written
  *   scavenge.copied    this node's own ranks copied; COPIED not marked
  *   scavenge.finished  FINISHED marked; the elected node has not indexed
- *   dsindex.rebuilt    index: missing ranks rebuilt; their .scrfilemaps not written
+ *   dsindex.rebuilt    index: missing ranks rebuilt; their record not written
  *   dsindex.r2f        index: rank2file tree written, no summary
  *   dsindex.summary    index: summary written; not in the index
  *   dsindex.indexed    index: complete in the index; files not yet at their own paths

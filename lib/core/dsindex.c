@@ -19,36 +19,6 @@
 #include "place.h"
 #include "r2f.h"
 
-/* merge every .scr/<rank>.scrfilemap into scan: RANK <r> {DSETDESC, FILES,
- * FILE <rel> meta} */
-static int dsindex_scan(const char *dsetdir, int id, kvtree_t *scan, scr_error_t *err)
-{
-    char meta[4400];
-    snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
-    DIR *d = opendir(meta);
-    if (!d)
-        return errprintf(err, "%s: %s", meta, strerror(errno));
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        int r;
-        char tail[16] = "";
-        if (sscanf(e->d_name, "%d.scrfilema%1s", &r, tail) != 2 || strcmp(tail, "p") != 0)
-            continue;
-        char path[4700];
-        scr_error_t ferr;
-        kvtree_t *t = kvtree_new();
-        snprintf(path, sizeof(path), "%s/%s", meta, e->d_name);
-        if (kvtree_read_file(path, t, &ferr) < 0)
-            log_warn("index: ignoring %s", ferr.text);
-        else if (kvtree_getf(t, "RANK %d DSET %d", r, id))
-            kvtree_setf(scan, kvtree_dup(kvtree_getf(t, "RANK %d DSET %d", r, id)),
-                        "RANK %d", r);
-        kvtree_delete(&t);
-    }
-    closedir(d);
-    return 0;
-}
-
 /* 1 if rank's application files are all there with their recorded sizes */
 static int dsindex_rank_ok(const char *dsetdir, const kvtree_t *rk)
 {
@@ -69,6 +39,71 @@ static int dsindex_rank_ok(const char *dsetdir, const kvtree_t *rk)
             have++;
     }
     return want >= 0 && have == want;
+}
+
+/* Keep rank r's record from one file: the first found, unless a later one
+ * is whole where the first is not (a partner copied the rank too, or an
+ * older scavenge left a file of its own).  Files are the user's: a record
+ * is only taken under the rank it names. */
+static void dsindex_scan_take(const char *dsetdir, kvtree_t *scan, int r,
+                              const kvtree_t *rk)
+{
+    kvtree_t *have = kvtree_getf(scan, "RANK %d", r);
+    if (have && (dsindex_rank_ok(dsetdir, have) || !dsindex_rank_ok(dsetdir, rk)))
+        return;
+    kvtree_setf(scan, kvtree_dup(rk), "RANK %d", r);
+}
+
+/* the ranks of dataset id one record file holds, into scan */
+static void dsindex_scan_file(const char *dsetdir, const char *path, int id,
+                              kvtree_t *scan)
+{
+    scr_error_t ferr;
+    kvtree_t *t = kvtree_new();
+    if (kvtree_read_file(path, t, &ferr) < 0)
+        log_warn("index: ignoring %s", ferr.text);
+    kvtree_t *ranks = kvtree_get(t, "RANK");
+    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
+        int r;
+        kvtree_t *rk = kvtree_getf(kvtree_elem_tree(e), "DSET %d", id);
+        if (rk && kvtree_elem_key_int(e, &r) == 0 && r >= 0)
+            dsindex_scan_take(dsetdir, scan, r, rk);
+    }
+    kvtree_delete(&t);
+}
+
+/* 1 if name is one of the records .scr/ holds: node.<host>.scrfilemap,
+ * rebuilt.scrfilemap, or an older scavenge's <rank>.scrfilemap */
+static int dsindex_is_record(const char *name)
+{
+    static const char ext[] = ".scrfilemap";
+    size_t n = strlen(name), x = sizeof(ext) - 1;
+    if (n <= x || strcmp(name + n - x, ext) != 0)
+        return 0;
+    if (strncmp(name, "node.", 5) == 0 || strcmp(name, "rebuilt.scrfilemap") == 0)
+        return 1;
+    return strspn(name, "0123456789") == n - x;
+}
+
+/* merge every record of .scr/ into scan: RANK <r> {DSETDESC, FILES, FILE
+ * <rel> meta} */
+static int dsindex_scan(const char *dsetdir, int id, kvtree_t *scan, scr_error_t *err)
+{
+    char meta[4400];
+    snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
+    DIR *d = opendir(meta);
+    if (!d)
+        return errprintf(err, "%s: %s", meta, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[4700];
+        if (!dsindex_is_record(e->d_name))
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", meta, e->d_name);
+        dsindex_scan_file(dsetdir, path, id, scan);
+    }
+    closedir(d);
+    return 0;
 }
 
 /* XOR/RS sets from the scanned redundancy files: SET <key> {MEMBERS, MEMBER
@@ -102,7 +137,22 @@ static void dsindex_sets(const char *dsetdir, const kvtree_t *scan, kvtree_t *se
     }
 }
 
-/* rebuild every set with lost members; write the rebuilt ranks' filemaps */
+/* rank r's record, as scavenge_rank writes it, from ecfile_rebuild's
+ * description of the rebuilt rank (src) */
+static void dsindex_rebuilt_rank(kvtree_t *rec, int id, int r, const kvtree_t *src)
+{
+    kvtree_t *rk = kvtree_setf(rec, NULL, "RANK %d DSET %d", r, id);
+    kvtree_setf(rec, NULL, "DSET %d RANK %d", id, r);
+    kvtree_set(rk, "DSETDESC", kvtree_dup(kvtree_get(src, "DSETDESC")));
+    kvtree_util_set_int(rk, "FILES", kvtree_size(kvtree_get(src, "FILE")));
+    kvtree_t *files = kvtree_get(src, "FILE");
+    for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f))
+        kvtree_setf(rk, kvtree_dup(kvtree_elem_tree(f)), "FILE %s META",
+                    kvtree_elem_key(f));
+}
+
+/* Rebuild every set with lost members; record the rebuilt ranks in
+ * .scr/rebuilt.scrfilemap, beside those an earlier indexer rebuilt. */
 static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan,
                            int *rebuilt)
 {
@@ -118,28 +168,22 @@ static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan,
         }
     }
     kvtree_t *ranks = kvtree_get(out, "RANK");
-    if (kvtree_size(ranks) > 0) /* rebuilt files in place, not recorded */
-        fault_point("dsindex.rebuilt", -1);
-    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
-        int r = atoi(kvtree_elem_key(e));
-        kvtree_t *src = kvtree_elem_tree(e), *fm = kvtree_new();
-        kvtree_t *rk = kvtree_setf(fm, NULL, "RANK %d DSET %d", r, id);
-        kvtree_setf(fm, NULL, "DSET %d RANK %d", id, r);
-        kvtree_set(rk, "DSETDESC", kvtree_dup(kvtree_get(src, "DSETDESC")));
-        kvtree_util_set_int(rk, "FILES", kvtree_size(kvtree_get(src, "FILE")));
-        kvtree_t *files = kvtree_get(src, "FILE");
-        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f))
-            kvtree_setf(rk, kvtree_dup(kvtree_elem_tree(f)), "FILE %s META",
-                        kvtree_elem_key(f));
+    int n = kvtree_size(ranks);
+    if (n > 0) { /* rebuilt files in place, not recorded */
         char path[4400];
         scr_error_t err;
-        dsindex_rank_filemap(dsetdir, r, path, sizeof(path));
-        if (kvtree_write_file(path, fm, &err) < 0) {
+        kvtree_t *rec = kvtree_new();
+        fault_point("dsindex.rebuilt", -1);
+        snprintf(path, sizeof(path), "%s/.scr/rebuilt.scrfilemap", dsetdir);
+        kvtree_read_file(path, rec, NULL); /* none yet, or unreadable: begin anew */
+        for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e))
+            dsindex_rebuilt_rank(rec, id, atoi(kvtree_elem_key(e)), kvtree_elem_tree(e));
+        if (kvtree_write_file(path, rec, &err) < 0) {
             log_err("index: %s", err.text);
             bad++;
         } else
-            (*rebuilt)++;
-        kvtree_delete(&fm);
+            *rebuilt += n;
+        kvtree_delete(&rec);
     }
     kvtree_delete(&sets);
     kvtree_delete(&out);
@@ -453,4 +497,32 @@ int dsindex_pending(const char *prefix, double grace)
 void dsindex_rank_filemap(const char *dsetdir, int rank, char *buf, size_t len)
 {
     snprintf(buf, len, "%s/.scr/%d.scrfilemap", dsetdir, rank);
+}
+
+void dsindex_node_record(const char *dsetdir, const char *host, char *buf, size_t len)
+{
+    char safe[256];
+    size_t i = 0;
+    for (; host[i] && i < sizeof(safe) - 1; i++)
+        safe[i] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789._-",
+                         host[i])
+                      ? host[i]
+                      : '_';
+    safe[i] = '\0';
+    snprintf(buf, len, "%s/.scr/node.%s.scrfilemap", dsetdir, safe);
+}
+
+int dsindex_rank_listed(const kvtree_t *rk)
+{
+    int want = -1, have = 0;
+    kvtree_util_get_int(rk, "FILES", &want);
+    kvtree_t *files = kvtree_get(rk, "FILE");
+    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
+        const char *type =
+            kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "META"), "TYPE");
+        if (type && strcmp(type, FM_TYPE_USER) == 0)
+            have++;
+    }
+    return want >= 0 && have == want;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dsindex.h - make a scavenged dataset on the prefix usable (guide 2.13,
- * scr_index): scan its .scr/<rank>.scrfilemap files, inspect every listed
+ * scr_index): scan its .scr/node.<host>.scrfilemap records (one per node
+ * that copied ranks; .scr/<rank>.scrfilemap from older scavenges too),
+ * inspect every listed
  * file (exists, regular, recorded size), rebuild the ranks that are missing
  * from the XOR/RS redundancy files, then write the rank2file tree and the
  * summary, add the dataset to the index (CURRENT for a checkpoint) and mark
@@ -21,8 +23,19 @@ typedef struct {
     int files;   /* application files in the dataset */
 } dsindex_report_t;
 
-/* <dsetdir>/.scr/<rank>.scrfilemap: what a scavenge copied of rank */
+/* <dsetdir>/.scr/<rank>.scrfilemap: what a scavenge copied of rank, one
+ * file per rank (written by scavenges before node records; still read) */
 void dsindex_rank_filemap(const char *dsetdir, int rank, char *buf, size_t len);
+
+/* <dsetdir>/.scr/node.<host>.scrfilemap: the records (RANK <r> DSET <id>
+ * {DSETDESC, FILES, FILE <rel> META}) of every rank one node copied, in
+ * one file, so that the prefix gets a metadata file per node, not per rank.
+ * Characters of host other than [A-Za-z0-9._-] become '_'. */
+void dsindex_node_record(const char *dsetdir, const char *host, char *buf, size_t len);
+
+/* 1 if rank record rk (RANK <r> DSET <id> of a record) lists all FILES of
+ * the rank's application files: the scavenge copied every one of them */
+int dsindex_rank_listed(const kvtree_t *rk);
 
 /* Returns 0 when the dataset is complete and indexed; -1 with err naming the
  * ranks that are missing and why they could not be rebuilt (the dataset is

@@ -20,6 +20,7 @@ typedef struct {
     scr_ctx_t *ctx;
     int id;
     int owner;
+    const char *owner_host;
     int complete;
 } partner_rec_t;
 
@@ -31,6 +32,9 @@ static int partner_record(const kvtree_t *recv, const char *dir, void *arg,
     kvtree_t *r = filemap_rank(pr->ctx->filemap, pr->id, pr->owner);
     kvtree_unset(r, "FILE");
     kvtree_util_set_int(r, "FILES", kvtree_size(recv));
+    /* a scavenge copies this copy only if the owner's node did not (scavenge.h) */
+    if (pr->owner_host[0])
+        kvtree_util_set_str(r, "HOST", pr->owner_host);
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
         kvtree_t *m = kvtree_dup(kvtree_elem_tree(e));
         const char *path = pr->complete ? kvtree_get_val(m, "PATH") : NULL;
@@ -61,7 +65,12 @@ static int partner_copy(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetd
     char dir[4200];
     snprintf(dir, sizeof(dir), "%s/.partner.%d", dsetdir, owner);
     kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank), *recv = kvtree_new();
-    partner_rec_t pr = {ctx, id, owner, 0};
+    char lhost[sizeof(ctx->topo.hostname)] = "";
+    MPI_Sendrecv(ctx->topo.hostname, (int)sizeof(lhost), MPI_CHAR,
+                 send ? right : MPI_PROC_NULL, 0, lhost, (int)sizeof(lhost), MPI_CHAR,
+                 lsend ? left : MPI_PROC_NULL, 0, rd->comm, MPI_STATUS_IGNORE);
+    lhost[sizeof(lhost) - 1] = '\0';
+    partner_rec_t pr = {ctx, id, owner, lhost, 0};
     /* While the application waits, mappings and large messages save a
      * copy on each side (bench/README.md).  Beside it (asynchronous
      * redundancy) nobody waits, and each unmapping would interrupt the

@@ -319,7 +319,10 @@ static uint64_t out_finish_files(scr_ctx_t *ctx, int *valid, int crc_now)
         kvtree_util_set_int(meta, "COMPLETE", *valid);
         bytes += size;
     }
-    kvtree_util_set_int(filemap_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILES", n);
+    kvtree_t *mine = filemap_rank(ctx->filemap, ctx->out.id, ctx->rank);
+    kvtree_util_set_int(mine, "FILES", n);
+    /* the node a scavenge finds this rank's record under (scavenge.h) */
+    kvtree_util_set_str(mine, "HOST", ctx->topo.hostname);
     return bytes;
 }
 

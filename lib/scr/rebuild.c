@@ -519,7 +519,9 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
          * and a failure during the moves would lose files already home */
         int files = 0;
         kvtree_util_get_int(h, "FILES", &files);
-        kvtree_util_set_int(filemap_rank(ctx->filemap, id, ctx->rank), "FILES", files);
+        kvtree_t *mine = filemap_rank(ctx->filemap, id, ctx->rank);
+        kvtree_util_set_int(mine, "FILES", files);
+        kvtree_util_set_str(mine, "HOST", ctx->topo.hostname);
     }
     const char *pkey = NULL;
     int pholder = -1;

@@ -102,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         scavenge_t sc = {.prefix = prefix, .cntldir = cntl, .host = "node1", .id = id};
         scavenge_own(&sc, &err);
         scavenge_partners(&sc, &err);
+        scavenge_done(&sc);
         fprintf(stderr, "scavenge of dataset %d: %d files, %d failed\n", id, sc.files,
                 sc.failed); /* FUZZ_VERBOSE */
         filemap_foreach(cntl, evict_visit, NULL, &err);

@@ -6,7 +6,9 @@
 # flushed, then the epilog runs on the surviving nodes at once:
 #  XOR      node2 lost before its epilog: index rebuilds its ranks from the
 #           scavenged XOR files; a new job restarts from the prefix
-#  PARTNER  node2 lost: the second round copies its ranks' partner copies
+#  PARTNER  node2 lost: the second round copies its ranks' partner copies,
+#           no other rank's (each node's record on the prefix lists its ranks)
+#  spoilt   PARTNER, node1's cached files spoilt: their partner copies instead
 #  RS(2)    node2 and node3 lost: rebuilt from the Reed-Solomon files
 #  XOR x2   two nodes of every set lost: the index says which ranks cannot be
 #           rebuilt, the dataset is never fetched
@@ -89,6 +91,10 @@ restart_from_prefix() { # every cache wiped, a new job restarts from the prefix
 
 NO_PREFIX_FIRST=1 scenario XOR node2
 check "XOR: the index rebuilt node2's two ranks" has "$pfs/.scr/log" 'event=INDEX .*ranks=8 missing=2 rebuilt=2 .*ok=1'
+records() { find "$pfs" -path "*scr.dataset.*/.scr/$1" -type f | wc -l; }
+check "XOR: one record per live node on the prefix" test "$(records 'node.*.scrfilemap')" -eq 3
+check "XOR: none per rank" test "$(records '[0-9]*.scrfilemap')" -eq 0
+check "XOR: the rebuilt ranks in one record of their own" test "$(records rebuilt.scrfilemap)" -eq 1
 shm=$("$simnode" shm "$sim_dir")
 check "XOR: the epilogs removed the caches" test ! -e "$shm/node1/root/scr.4242" -a ! -e "$shm/node4/root/scr.4242"
 check "XOR: which had been there" test -d "$shm/node1/root"
@@ -101,10 +107,39 @@ check "PARTNER: the epilogs used the prefix the run recorded" has "$out/epilogs"
 check "PARTNER: nothing was scavenged to the submission-time prefix" \
 	test -z "$(find "$sub" -name 'scr.dataset.*' -o -name index.scr -o -name ckpt)"
 rm -rf "$sub"
-check "PARTNER: the second round copied the partner copies" has "$out/epilogs" "rank [23]'s node is gone; copying its partner copy"
+check "PARTNER: the second round copied the partner copies" has "$out/epilogs" "rank [23]'s own node did not copy it"
+check "PARTNER: and no others (their nodes' records list them)" hasnt "$out/epilogs" "rank [014567]'s own node did not copy it"
 check "PARTNER: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'
 check "PARTNER: a new job restarts from the prefix" restart_from_prefix
 check "PARTNER: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
+
+# PARTNER, no node lost, but node1's cached files of the newest checkpoint
+# spoilt after it completed: node1's epilog cannot copy them (CRC32), its
+# record leaves them out, and the nodes holding their partner copies copy
+# those instead
+spoil_newest() { # NODE: flip a byte of each of its ranks' files of the newest dataset
+	local d f n=0
+	d=$(find "$("$simnode" shm "$sim_dir")/$1" -type d -name 'scr.dataset.*' | sort -V | tail -1)
+	for f in $(find "$d" -type f -name 'rank_*' -not -path '*/.partner.*'); do
+		printf 'X' | dd of="$f" bs=1 seek=100 conv=notrunc status=none
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+sim_setup 5
+SIM_ENV=(-x SCR_COPY_TYPE=PARTNER -x SCR_FLUSH=0)
+check "spoilt: the job checkpoints to step 6" \
+	sim_run "$out/run" "$ALL" "$ex" --steps 6 --files 2 --size 300000
+check "spoilt: node1's cached files of step 6 changed after they completed" spoil_newest node1
+down=""
+epilog node1 node2 node3 node4
+check "spoilt: node1 cannot copy them" has "$out/epilogs" 'scavenge of rank [01]: .*CRC32'
+check "spoilt: the partner copies of node1's ranks are copied instead" \
+	has "$out/epilogs" "rank [01]'s own node did not copy it"
+check "spoilt: no other rank's" hasnt "$out/epilogs" "rank [2-7]'s own node did not copy it"
+check "spoilt: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'
+check "spoilt: a new job restarts from the prefix" restart_from_prefix
+check "spoilt: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
 
 # nobody is elected when a live node never finishes its epilog (node4 here):
 # the next job's SCR_Init indexes what the others scavenged, once their

@@ -15,6 +15,7 @@
 #include "jobopts.h"
 #include "kvtree.h"
 #include "node.h"
+#include "pfs.h"
 #include "privs.h"
 #include "r2f.h"
 #include "tap.h"
@@ -233,6 +234,67 @@ static void test_dsindex_ranks(void)
     kvtree_delete(&fm);
 }
 
+/* rank r's record in fm: FILES 1, the file rank_<r>.dat (7 bytes) listed
+ * only if listed */
+static void record_rank(kvtree_t *fm, int r, int listed)
+{
+    kvtree_t *rk = kvtree_setf(fm, NULL, "RANK %d DSET 2", r);
+    kvtree_setf(fm, NULL, "DSET 2 RANK %d", r);
+    kvtree_t *d = kvtree_set(rk, "DSETDESC", NULL);
+    kvtree_util_set_int(d, "RANKS", 2);
+    kvtree_util_set_int(d, "ID", 2);
+    kvtree_util_set_str(d, "NAME", "ckpt.2");
+    kvtree_set(d, "CKPT", NULL);
+    kvtree_util_set_int(d, "COMPLETE", 1);
+    kvtree_util_set_int(rk, "FILES", 1);
+    if (!listed)
+        return;
+    kvtree_t *m = kvtree_setf(rk, NULL, "FILE rank_%d.dat META", r);
+    kvtree_util_set_str(m, "TYPE", "USER");
+    kvtree_util_set_u64(m, "SIZE", 7);
+}
+
+/* node records (scavenge.h): one node's record lists rank 1 without its
+ * file (its copy failed), another node's lists it whole (the partner
+ * copy): the indexer takes the whole one; a host name is made safe */
+static void test_dsindex_records(void)
+{
+    char pfs[512], d[4200], p[4400];
+    scr_error_t err = {""};
+    dsindex_report_t rep;
+    snprintf(pfs, sizeof(pfs), "%s/pfs2", base);
+    pfs_dset_dir(pfs, 2, d, sizeof(d));
+    snprintf(p, sizeof(p), "mkdir -p %s/.scr", d);
+    if (system(p) != 0)
+        return;
+    for (int r = 0; r < 2; r++) {
+        snprintf(p, sizeof(p), "%s/rank_%d.dat", d, r);
+        FILE *f = fopen(p, "w");
+        if (f)
+            fputs("1234567", f), fclose(f);
+    }
+    kvtree_t *a = kvtree_new(), *b = kvtree_new();
+    record_rank(a, 0, 1);
+    record_rank(a, 1, 0);
+    record_rank(b, 1, 1);
+    ok(dsindex_rank_listed(kvtree_getf(a, "RANK 0 DSET 2")) &&
+           !dsindex_rank_listed(kvtree_getf(a, "RANK 1 DSET 2")),
+       "dsindex_rank_listed: a rank whose file is not listed is not whole");
+    dsindex_node_record(d, "nodeA", p, sizeof(p));
+    kvtree_write_file(p, a, NULL);
+    dsindex_node_record(d, "node/B x", p, sizeof(p));
+    ok(strstr(p, "/.scr/node.node_B_x.scrfilemap") != NULL,
+       "a host's '/' and ' ' become '_' in its record's name (%s)", p);
+    kvtree_write_file(p, b, NULL);
+    int rc = dsindex_dataset(pfs, 2, &rep, &err);
+    ok(rc == 0 && rep.ranks == 2 && rep.missing == 0 && rep.files == 2,
+       "rank 1 in two records, whole in one: indexed complete (ranks %d missing %d "
+       "files %d%s%s)",
+       rep.ranks, rep.missing, rep.files, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
+    kvtree_delete(&a);
+    kvtree_delete(&b);
+}
+
 /* jobopts_parse of argv (NULL-terminated), freed; returns its result */
 static int parse(char **argv, scr_error_t *err)
 {
@@ -307,6 +369,7 @@ int main(void)
     test_r2f_levels();
     test_jobopts();
     test_dsindex_ranks();
+    test_dsindex_records();
     if (geteuid() == 0 && (pw = getpwnam("nobody"))) {
         uid_t seen = 0;
         scr_error_t err;

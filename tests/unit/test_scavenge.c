@@ -99,13 +99,17 @@ static void write_index(int id, uint64_t created, int complete)
     kvtree_delete(&d);
 }
 
-/* the copy of RANK's filemap a scavenge of dataset id left on the prefix,
- * in the layout scavenge_rank writes (RANK <r> DSET <id> DSETDESC ...) */
-static void write_copy(int id, uint64_t created)
+/* the record of RANK a scavenge of dataset id on node host left on the
+ * prefix, in the layout scavenge_rank writes (RANK <r> DSET <id> DSETDESC
+ * ...); host NULL: an older scavenge's file of the rank alone */
+static void write_copy(int id, uint64_t created, const char *host)
 {
     char dsetdir[4200], path[4400];
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
-    dsindex_rank_filemap(dsetdir, RANK, path, sizeof(path));
+    if (host)
+        dsindex_node_record(dsetdir, host, path, sizeof(path));
+    else
+        dsindex_rank_filemap(dsetdir, RANK, path, sizeof(path));
     char *slash = strrchr(path, '/');
     *slash = '\0';
     io_mkdir_p(path, 0700, NULL);
@@ -125,12 +129,13 @@ static void write_copy(int id, uint64_t created)
     kvtree_delete(&out);
 }
 
-/* scavenge_pick_below's result; *id -1 when it left id alone */
+/* scavenge_pick_below's result on node HOST; *id -1 when it left id alone */
+#define HOST "node7"
 static int pick(int below, int *id)
 {
     scr_error_t err = {""};
     *id = -1;
-    int rc = scavenge_pick_below(prefix, cntldir, below, id, &err);
+    int rc = scavenge_pick_below(prefix, cntldir, HOST, below, id, &err);
     if (rc < 0)
         diag("scavenge_pick_below: %s", err.text);
     return rc;
@@ -150,24 +155,33 @@ int main(void)
 
     /* dataset 15 in rank 6's filemap (created X); what the prefix holds */
     static const struct {
-        uint64_t index; /* the index's CREATED, 0: no index */
-        int complete;   /* the index's COMPLETE */
-        uint64_t copy;  /* CREATED of rank 6's filemap copy, 0: none */
-        int want;       /* 1: scavenge 15, 0: nothing to do */
+        uint64_t index;   /* the index's CREATED, 0: no index */
+        int complete;     /* the index's COMPLETE */
+        uint64_t copy;    /* CREATED of rank 6's filemap copy, 0: none */
+        const char *host; /* the node whose record it is, NULL: a file of its own */
+        int want;         /* 1: scavenge 15, 0: nothing to do */
         const char *what;
     } cases[] = {
-        {0, 0, 0, 1, "no index: scavenge 15"},
-        {X, 1, 0, 0, "the index has 15 complete with the same CREATED: nothing to do"},
-        {Y, 1, 0, 1,
+        {0, 0, 0, NULL, 1, "no index: scavenge 15"},
+        {X, 1, 0, NULL, 0,
+         "the index has 15 complete with the same CREATED: nothing to do"},
+        {Y, 1, 0, NULL, 1,
          "the index has 15 with rank 0's CREATED, no copy of rank 6's filemap on the "
          "prefix: scavenge 15"},
-        {Y, 1, X, 0,
-         "the index has 15 with rank 0's CREATED, the prefix's copy of rank 6's "
-         "filemap has rank 6's: already scavenged"},
-        {Y, 1, Z, 1,
+        {Y, 1, X, NULL, 0,
+         "the index has 15 with rank 0's CREATED, an older scavenge's file of rank 6 "
+         "has rank 6's: already scavenged"},
+        {Y, 1, X, HOST, 0,
+         "the index has 15 with rank 0's CREATED, this node's record has rank 6's: "
+         "already scavenged"},
+        {Y, 1, X, "node8", 1,
+         "only another node's record has rank 6 (a partner copy): scavenge 15"},
+        {Y, 1, Z, NULL, 1,
          "the prefix's copy of rank 6's filemap is another job's dataset 15 (CREATED "
          "differs): scavenge 15"},
-        {X, 0, 0, 1,
+        {Y, 1, Z, HOST, 1,
+         "this node's record of rank 6 is another job's dataset 15: scavenge 15"},
+        {X, 0, 0, NULL, 1,
          "the index has 15 with the same CREATED but COMPLETE 0: scavenge 15"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -177,39 +191,39 @@ int main(void)
         if (cases[i].index)
             write_index(15, cases[i].index, cases[i].complete);
         if (cases[i].copy)
-            write_copy(15, cases[i].copy);
+            write_copy(15, cases[i].copy, cases[i].host);
         rc = pick(INT_MAX, &id);
         ok(rc == cases[i].want && id == (cases[i].want ? 15 : -1),
            "%d: %s (rc %d, id %d)", n, cases[i].what, rc, id);
     }
 
-    fresh(8);
+    fresh(11);
     write_filemap(two, two_c, 2);
     rc = pick(15, &id);
     ok(rc == 1 && id == 14,
-       "8: datasets 14 and 15 in the filemap, below 15: scavenge 14 (rc %d, id %d)", rc,
+       "11: datasets 14 and 15 in the filemap, below 15: scavenge 14 (rc %d, id %d)", rc,
        id);
     rc = pick(INT_MAX, &id);
-    ok(rc == 1 && id == 15, "8: and without a bound, 15 (rc %d, id %d)", rc, id);
+    ok(rc == 1 && id == 15, "11: and without a bound, 15 (rc %d, id %d)", rc, id);
 
     /* the verdict postrun reports: the last try's */
-    fresh(9);
+    fresh(12);
     int vid = -1, vok = -1;
     rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
-    ok(rc == -1, "9: no scavenge file: no verdict (rc %d)", rc);
+    ok(rc == -1, "12: no scavenge file: no verdict (rc %d)", rc);
     scr_error_t err = {""};
     scavenge_mark_try(prefix, "77", 0, "node1", "COPIED", 15, NULL, NULL, &err);
     rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
-    ok(rc == -1, "9: marks but nobody indexed yet: no verdict (rc %d)", rc);
+    ok(rc == -1, "12: marks but nobody indexed yet: no verdict (rc %d)", rc);
     scavenge_verdict(prefix, "77", 0, 15, 0, &err);
     rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
     ok(rc == 0 && vid == 15 && vok == 0,
-       "9: 15 could not be indexed: that verdict (rc %d, id %d, ok %d)", rc, vid, vok);
+       "12: 15 could not be indexed: that verdict (rc %d, id %d, ok %d)", rc, vid, vok);
     scavenge_mark_try(prefix, "77", 1, "node1", "COPIED", 14, NULL, NULL, &err);
     scavenge_verdict(prefix, "77", 1, 14, 1, &err);
     rc = scavenge_job_verdict(prefix, "77", &vid, &vok);
     ok(rc == 0 && vid == 14 && vok == 1,
-       "9: the fallback indexed 14: the last try's verdict (rc %d, id %d, ok %d)", rc,
+       "12: the fallback indexed 14: the last try's verdict (rc %d, id %d, ok %d)", rc,
        vid, vok);
 
     tu_rmrf(base);

@@ -74,20 +74,17 @@ static uint64_t scavenge_copied_created(const char *prefix, int id, int rank,
 {
     char dsetdir[4200], path[4400];
     uint64_t created = 0;
+    kvtree_t *fm = kvtree_new();
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
-    for (int i = 0; i < 2 && !created; i++) {
-        if (i == 0 && !host)
-            continue;
-        if (i == 0)
-            dsindex_node_record(dsetdir, host, path, sizeof(path));
-        else
-            dsindex_rank_filemap(dsetdir, rank, path, sizeof(path));
-        kvtree_t *fm = kvtree_new();
-        if (kvtree_read_file(path, fm, NULL) == 0)
-            kvtree_util_get_u64(kvtree_getf(fm, "RANK %d DSET %d DSETDESC", rank, id),
-                                "CREATED", &created);
-        kvtree_delete(&fm);
+    if (host)
+        dsindex_node_read(dsetdir, host, fm);
+    if (!kvtree_getf(fm, "RANK %d DSET %d", rank, id)) {
+        dsindex_rank_filemap(dsetdir, rank, path, sizeof(path));
+        kvtree_read_file(path, fm, NULL);
     }
+    kvtree_util_get_u64(kvtree_getf(fm, "RANK %d DSET %d DSETDESC", rank, id), "CREATED",
+                        &created);
+    kvtree_delete(&fm);
     return created;
 }
 
@@ -267,11 +264,9 @@ static int scavenge_record_write(scavenge_t *s, const char *dsetdir)
 {
     if (!s->record)
         return 0;
-    char path[4400];
     scr_error_t err;
     fault_point("scavenge.record", -1); /* the ranks copied, the record not written */
-    dsindex_node_record(dsetdir, s->host, path, sizeof(path));
-    if (kvtree_write_file(path, s->record, &err) < 0)
+    if (dsindex_node_write(dsetdir, s->host, s->record, &err) < 0)
         return log_err("scavenge of dataset %d on %s: %s", s->id, s->host, err.text), -1;
     return 0;
 }
@@ -392,13 +387,11 @@ int scavenge_own(scavenge_t *s, scr_error_t *err)
 static int scavenge_recorded(scavenge_t *s, const char *dsetdir, const char *host, int r)
 {
     if (!s->seen_host || strcmp(s->seen_host, host) != 0) {
-        char path[4400];
         kvtree_delete(&s->seen);
         free(s->seen_host);
         s->seen = kvtree_new();
         s->seen_host = strdup(host);
-        dsindex_node_record(dsetdir, host, path, sizeof(path));
-        kvtree_read_file(path, s->seen, NULL); /* none: the node is gone */
+        dsindex_node_read(dsetdir, host, s->seen); /* none: the node is gone */
     }
     return dsindex_rank_listed(kvtree_getf(s->seen, "RANK %d DSET %d", r, s->id));
 }

@@ -499,7 +499,8 @@ void dsindex_rank_filemap(const char *dsetdir, int rank, char *buf, size_t len)
     snprintf(buf, len, "%s/.scr/%d.scrfilemap", dsetdir, rank);
 }
 
-void dsindex_node_record(const char *dsetdir, const char *host, char *buf, size_t len)
+void dsindex_node_record(const char *dsetdir, const char *host, int part, char *buf,
+                         size_t len)
 {
     char safe[256];
     size_t i = 0;
@@ -510,7 +511,62 @@ void dsindex_node_record(const char *dsetdir, const char *host, char *buf, size_
                       ? host[i]
                       : '_';
     safe[i] = '\0';
-    snprintf(buf, len, "%s/.scr/node.%s.scrfilemap", dsetdir, safe);
+    if (part == 0)
+        snprintf(buf, len, "%s/.scr/node.%s.scrfilemap", dsetdir, safe);
+    else /* '+' is never in a safe name: no host's part 0 looks like this */
+        snprintf(buf, len, "%s/.scr/node.%s+%d.scrfilemap", dsetdir, safe, part);
+}
+
+/* write part k of a node's record; 0 or -1 */
+static int dsindex_node_part(const char *dsetdir, const char *host, int k,
+                             const kvtree_t *part, scr_error_t *err)
+{
+    char path[4400];
+    dsindex_node_record(dsetdir, host, k, path, sizeof(path));
+    return kvtree_write_file(path, part, err);
+}
+
+int dsindex_node_write(const char *dsetdir, const char *host, const kvtree_t *record,
+                       scr_error_t *err)
+{
+    kvtree_t *part = kvtree_new();
+    size_t bytes = 0;
+    int k = 0, rc = 0;
+    kvtree_t *ranks = kvtree_get(record, "RANK");
+    for (kvtree_elem_t *e = kvtree_first(ranks); e && rc == 0; e = kvtree_elem_next(e)) {
+        size_t n = kvtree_pack_size(kvtree_elem_tree(e));
+        if (bytes > 0 && bytes + n > DSINDEX_PART_BYTES) {
+            rc = dsindex_node_part(dsetdir, host, k++, part, err);
+            kvtree_clear(part);
+            bytes = 0;
+        }
+        kvtree_t *dsets = kvtree_get(kvtree_elem_tree(e), "DSET");
+        kvtree_setf(part, kvtree_dup(kvtree_elem_tree(e)), "RANK %s", kvtree_elem_key(e));
+        for (kvtree_elem_t *d = kvtree_first(dsets); d; d = kvtree_elem_next(d))
+            kvtree_setf(part, NULL, "DSET %s RANK %s", kvtree_elem_key(d),
+                        kvtree_elem_key(e));
+        bytes += n;
+    }
+    if (rc == 0 && (bytes > 0 || k == 0))
+        rc = dsindex_node_part(dsetdir, host, k, part, err);
+    kvtree_delete(&part);
+    return rc;
+}
+
+int dsindex_node_read(const char *dsetdir, const char *host, kvtree_t *record)
+{
+    int k = 0;
+    for (;; k++) {
+        char path[4400];
+        kvtree_t *part = kvtree_new();
+        dsindex_node_record(dsetdir, host, k, path, sizeof(path));
+        int rc = kvtree_read_file(path, part, NULL);
+        if (rc == 0)
+            kvtree_merge(record, part);
+        kvtree_delete(&part);
+        if (rc < 0)
+            return k;
+    }
 }
 
 int dsindex_rank_listed(const kvtree_t *rk)

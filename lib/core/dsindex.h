@@ -28,10 +28,20 @@ typedef struct {
 void dsindex_rank_filemap(const char *dsetdir, int rank, char *buf, size_t len);
 
 /* <dsetdir>/.scr/node.<host>.scrfilemap: the records (RANK <r> DSET <id>
- * {DSETDESC, FILES, FILE <rel> META}) of every rank one node copied, in
- * one file, so that the prefix gets a metadata file per node, not per rank.
- * Characters of host other than [A-Za-z0-9._-] become '_'. */
-void dsindex_node_record(const char *dsetdir, const char *host, char *buf, size_t len);
+ * {DSETDESC, FILES, FILE <rel> META}) of every rank one node copied, so
+ * that the prefix gets a metadata file per node, not per rank.  A record
+ * over DSINDEX_PART_BYTES goes on in node.<host>+<part>.scrfilemap (part
+ * 1, 2, ...), so no reader opens a bigger file.  Characters of host other
+ * than [A-Za-z0-9._-] become '_'. */
+#define DSINDEX_PART_BYTES (512 * 1024)
+void dsindex_node_record(const char *dsetdir, const char *host, int part, char *buf,
+                         size_t len);
+/* write record in parts; 0 or -1 with err */
+int dsindex_node_write(const char *dsetdir, const char *host, const kvtree_t *record,
+                       scr_error_t *err);
+/* merge node host's record (every part there is) into record; returns the
+ * number of parts read, 0 when there is none */
+int dsindex_node_read(const char *dsetdir, const char *host, kvtree_t *record);
 
 /* 1 if rank record rk (RANK <r> DSET <id> of a record) lists all FILES of
  * the rank's application files: the scavenge copied every one of them */

@@ -280,12 +280,11 @@ static void test_dsindex_records(void)
     ok(dsindex_rank_listed(kvtree_getf(a, "RANK 0 DSET 2")) &&
            !dsindex_rank_listed(kvtree_getf(a, "RANK 1 DSET 2")),
        "dsindex_rank_listed: a rank whose file is not listed is not whole");
-    dsindex_node_record(d, "nodeA", p, sizeof(p));
-    kvtree_write_file(p, a, NULL);
-    dsindex_node_record(d, "node/B x", p, sizeof(p));
+    dsindex_node_write(d, "nodeA", a, NULL);
+    dsindex_node_record(d, "node/B x", 0, p, sizeof(p));
     ok(strstr(p, "/.scr/node.node_B_x.scrfilemap") != NULL,
        "a host's '/' and ' ' become '_' in its record's name (%s)", p);
-    kvtree_write_file(p, b, NULL);
+    dsindex_node_write(d, "node/B x", b, NULL);
     int rc = dsindex_dataset(pfs, 2, &rep, &err);
     ok(rc == 0 && rep.ranks == 2 && rep.missing == 0 && rep.files == 2,
        "rank 1 in two records, whole in one: indexed complete (ranks %d missing %d "
@@ -293,6 +292,47 @@ static void test_dsindex_records(void)
        rep.ranks, rep.missing, rep.files, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
     kvtree_delete(&a);
     kvtree_delete(&b);
+}
+
+/* a node record over DSINDEX_PART_BYTES is written in parts, none much
+ * bigger, and read back whole */
+static void test_dsindex_parts(void)
+{
+    char d[512], p[4400];
+    snprintf(d, sizeof(d), "%s/pfs3", base);
+    snprintf(p, sizeof(p), "mkdir -p %s/.scr", d);
+    if (system(p) != 0)
+        return;
+    kvtree_t *rec = kvtree_new(), *back = kvtree_new();
+    for (int r = 0; r < 64; r++)
+        for (int f = 0; f < 64; f++) { /* 64 ranks of 64 files: about 1 MiB */
+            kvtree_t *m = kvtree_setf(
+                rec, NULL, "RANK %d DSET 3 FILE ckpt/r%d/f%d.dat META", r, r, f);
+            kvtree_setf(rec, NULL, "DSET 3 RANK %d", r);
+            kvtree_util_set_str(m, "TYPE", "USER");
+            kvtree_util_set_str(m, "ORIG", "/some/long/prefix/directory/of/the/job");
+            kvtree_util_set_u64(m, "SIZE", 123456789);
+            kvtree_util_set_crc32(m, "CRC", 0x12345678);
+        }
+    int rc = dsindex_node_write(d, "n1", rec, NULL),
+        parts = dsindex_node_read(d, "n1", back);
+    struct stat st;
+    off_t big = 0;
+    for (int k = 0; k < parts; k++) {
+        dsindex_node_record(d, "n1", k, p, sizeof(p));
+        if (stat(p, &st) == 0 && st.st_size > big)
+            big = st.st_size;
+    }
+    ok(rc == 0 && parts >= 2 && big <= DSINDEX_PART_BYTES + 32 * 1024,
+       "a record of %zu bytes: %d parts, the biggest %lld bytes", kvtree_pack_size(rec),
+       parts, (long long)big);
+    ok(kvtree_equal(rec, back), "its parts read back are the record");
+    kvtree_t *none = kvtree_new();
+    ok(dsindex_node_read(d, "n2", none) == 0 && kvtree_size(none) == 0,
+       "a host without a record: none read");
+    kvtree_delete(&none);
+    kvtree_delete(&rec);
+    kvtree_delete(&back);
 }
 
 /* jobopts_parse of argv (NULL-terminated), freed; returns its result */
@@ -370,6 +410,7 @@ int main(void)
     test_jobopts();
     test_dsindex_ranks();
     test_dsindex_records();
+    test_dsindex_parts();
     if (geteuid() == 0 && (pw = getpwnam("nobody"))) {
         uid_t seen = 0;
         scr_error_t err;

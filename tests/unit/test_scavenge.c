@@ -107,7 +107,7 @@ static void write_copy(int id, uint64_t created, const char *host)
     char dsetdir[4200], path[4400];
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
     if (host)
-        dsindex_node_record(dsetdir, host, path, sizeof(path));
+        dsindex_node_record(dsetdir, host, 0, path, sizeof(path));
     else
         dsindex_rank_filemap(dsetdir, RANK, path, sizeof(path));
     char *slash = strrchr(path, '/');

@@ -29,7 +29,9 @@
  *   epilog_nodelists  every node's epilog: live nodes and the run's nodes
  *                     (nodelist_minus, nodelist_intersect)
  *   index_scan        the elected node indexes the dataset (dsindex_dataset)
- *   index_r2f         its rank2file tree alone (dsindex_write_r2f)
+ *   index_r2f         a rank2file tree written whole by one process
+ *                     (dsindex_write_r2f: the tests' serial writer; the
+ *                     indexer now writes its tree as the records stream by)
  *   run_nodes         `scr run`'s down-node and spare bookkeeping, the calls
  *                     of cmd/cmd_job.c and cmd/cmd_run.c on the job's nodes
  *
@@ -64,6 +66,7 @@
 
 #include "crc32.h"
 #include "dsindex.h"
+#include "dsrec.h"
 #include "filemap.h"
 #include "io.h"
 #include "kvtree.h"
@@ -1234,7 +1237,7 @@ static void model_by_indexer(result_t *r, long n)
     r->files_target = 1;
 }
 
-/* the elected node's rank2file tree, serial (dsindex_write_r2f) */
+/* a rank2file tree written whole by one process (dsindex_write_r2f) */
 static int step_index_r2f(const model_case_t *c, long n, result_t *r)
 {
     char prefix[4300], dsetdir[4400], meta[4500];
@@ -1312,7 +1315,7 @@ static int scan_setup(const model_case_t *c, const char *prefix, const char *dse
         char host[64];
         scr_error_t err;
         snprintf(host, sizeof(host), "node%d", first / rpn);
-        if (rc == 0 && dsindex_node_write(dsetdir, host, fm, &err) < 0)
+        if (rc == 0 && dsrec_node_write(dsetdir, host, fm, &err) < 0)
             rc = model_err("%s", err.text);
         kvtree_delete(&fm);
     }
@@ -1352,6 +1355,9 @@ static int step_index_scan(const model_case_t *c, long n, result_t *r)
         model_expect(rep.files == n * c->fpr, "files indexed", rep.files, n * c->fpr) < 0)
         return -1;
     model_by_indexer(r, n);
+    /* it reads one node's record at a time (dsrec_each), keeping a byte of
+     * flags per rank */
+    r->m[M_HELD] = c->rpn > 0 ? c->rpn : 8;
     return 0;
 }
 
@@ -1388,7 +1394,7 @@ static int step_scavenge_node(const model_case_t *c, long n, result_t *r)
     if (model_expect(id == MODEL_ID, "dataset picked", id, MODEL_ID) < 0 ||
         model_expect(s.files == c->rpn * c->fpr && !s.failed, "files scavenged", s.files,
                      c->rpn * c->fpr) < 0 ||
-        model_expect(files >= 1 && files <= 1 + bytes / (DSINDEX_PART_BYTES / 2),
+        model_expect(files >= 1 && files <= 1 + bytes / (DSREC_PART_BYTES / 2),
                      "node record parts written", (long)files, 1) < 0)
         return -1;
     double nodes = (double)model_nodes(c->ranks, c->rpn);

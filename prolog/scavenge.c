@@ -13,6 +13,7 @@
 
 #include "beneath.h"
 #include "dsindex.h"
+#include "dsrec.h"
 #include "fault.h"
 #include "filemap.h"
 #include "io.h"
@@ -77,9 +78,9 @@ static uint64_t scavenge_copied_created(const char *prefix, int id, int rank,
     kvtree_t *fm = kvtree_new();
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
     if (host)
-        dsindex_node_read(dsetdir, host, fm);
+        dsrec_node_read(dsetdir, host, fm);
     if (!kvtree_getf(fm, "RANK %d DSET %d", rank, id)) {
-        dsindex_rank_filemap(dsetdir, rank, path, sizeof(path));
+        dsrec_rank_name(dsetdir, rank, path, sizeof(path));
         kvtree_read_file(path, fm, NULL);
     }
     kvtree_util_get_u64(kvtree_getf(fm, "RANK %d DSET %d DSETDESC", rank, id), "CREATED",
@@ -266,7 +267,7 @@ static int scavenge_record_write(scavenge_t *s, const char *dsetdir)
         return 0;
     scr_error_t err;
     fault_point("scavenge.record", -1); /* the ranks copied, the record not written */
-    if (dsindex_node_write(dsetdir, s->host, s->record, &err) < 0)
+    if (dsrec_node_write(dsetdir, s->host, s->record, &err) < 0)
         return log_err("scavenge of dataset %d on %s: %s", s->id, s->host, err.text), -1;
     return 0;
 }
@@ -391,9 +392,9 @@ static int scavenge_recorded(scavenge_t *s, const char *dsetdir, const char *hos
         free(s->seen_host);
         s->seen = kvtree_new();
         s->seen_host = strdup(host);
-        dsindex_node_read(dsetdir, host, s->seen); /* none: the node is gone */
+        dsrec_node_read(dsetdir, host, s->seen); /* none: the node is gone */
     }
-    return dsindex_rank_listed(kvtree_getf(s->seen, "RANK %d DSET %d", r, s->id));
+    return dsrec_rank_listed(kvtree_getf(s->seen, "RANK %d DSET %d", r, s->id));
 }
 
 /* Round 2 for one filemap: the partner copies it holds of ranks whose own

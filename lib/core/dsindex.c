@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dsindex.c - scan, inspect, rebuild and index a scavenged dataset */
+/* dsindex.c - inspect, rebuild and index a scavenged dataset, reading its
+ * records (dsrec.h) one file at a time */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "dsindex.h"
+#include "dsrec.h"
 #include "ecfile.h"
 #include "fault.h"
 #include "filemap.h"
@@ -19,127 +21,199 @@
 #include "place.h"
 #include "r2f.h"
 
-/* 1 if rank's application files are all there with their recorded sizes */
-static int dsindex_rank_ok(const char *dsetdir, const kvtree_t *rk)
+/* What the records say of each rank, a byte per rank: no process holds
+ * every rank's record (the old indexer held them all, 10 GiB at 10^6
+ * ranks in bench/scr-model), only these flags. */
+enum { DS_SEEN = 1, DS_OK = 2, DS_DUP = 4, DS_DONE = 8, DS_TALLIED = 16 };
+
+typedef struct {
+    const char *dsetdir;
+    int id;
+    int ranks;         /* the first record's RANKS, 0 before it */
+    unsigned char *st; /* DS_* of ranks below cap */
+    int cap;
+    long long distinct; /* ranks with a record */
+    kvtree_t *dset;     /* the first record's DSETDESC */
+    int files;          /* application files in each rank's first record */
+    int oom;
+} dsscan_t;
+
+/* rank r's flags, or NULL for a rank outside the dataset.  The array grows
+ * with the highest rank seen, not with what a record claims RANKS is. */
+static unsigned char *ds_flags(dsscan_t *d, int r)
 {
-    int want = -1, have = 0;
-    kvtree_util_get_int(rk, "FILES", &want);
-    kvtree_t *files = kvtree_get(rk, "FILE");
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
-        kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
-        const char *type = kvtree_get_val(m, "TYPE"), *rel = kvtree_elem_key(e);
-        uint64_t size = 0;
-        struct stat st;
-        char path[8400];
-        if (!type || strcmp(type, FM_TYPE_USER) != 0)
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
-        if (path_is_safe_relative(rel) && kvtree_util_get_u64(m, "SIZE", &size) == 0 &&
-            lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size)
-            have++;
+    if (r < 0 || r >= d->ranks)
+        return NULL;
+    if (r >= d->cap) {
+        int cap = d->cap ? d->cap : 1024;
+        while (cap <= r)
+            cap = cap > d->ranks / 2 ? d->ranks : cap * 2;
+        unsigned char *st = realloc(d->st, (size_t)cap);
+        if (!st) {
+            d->oom = 1;
+            return NULL;
+        }
+        memset(st + d->cap, 0, (size_t)(cap - d->cap));
+        d->st = st;
+        d->cap = cap;
     }
-    return want >= 0 && have == want;
+    return &d->st[r];
 }
 
-/* Keep rank r's record from one file: the first found, unless a later one
- * is whole where the first is not (a partner copied the rank too, or an
- * older scavenge left a file of its own).  Files are the user's: a record
- * is only taken under the rank it names. */
-static void dsindex_scan_take(const char *dsetdir, kvtree_t *scan, int r,
-                              const kvtree_t *rk)
+static int ds_user_files(const kvtree_t *rk)
 {
-    kvtree_t *have = kvtree_getf(scan, "RANK %d", r);
-    if (have && (dsindex_rank_ok(dsetdir, have) || !dsindex_rank_ok(dsetdir, rk)))
-        return;
-    kvtree_setf(scan, kvtree_dup(rk), "RANK %d", r);
-}
-
-/* the ranks of dataset id one record file holds, into scan */
-static void dsindex_scan_file(const char *dsetdir, const char *path, int id,
-                              kvtree_t *scan)
-{
-    scr_error_t ferr;
-    kvtree_t *t = kvtree_new();
-    if (kvtree_read_file(path, t, &ferr) < 0)
-        log_warn("index: ignoring %s", ferr.text);
-    kvtree_t *ranks = kvtree_get(t, "RANK");
-    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
-        int r;
-        kvtree_t *rk = kvtree_getf(kvtree_elem_tree(e), "DSET %d", id);
-        if (rk && kvtree_elem_key_int(e, &r) == 0 && r >= 0)
-            dsindex_scan_take(dsetdir, scan, r, rk);
+    int n = 0;
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
+         e = kvtree_elem_next(e)) {
+        const char *type =
+            kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "META"), "TYPE");
+        n += type && strcmp(type, FM_TYPE_USER) == 0;
     }
-    kvtree_delete(&t);
+    return n;
 }
 
-/* 1 if name is one of the records .scr/ holds: node.<host>.scrfilemap,
- * rebuilt.scrfilemap, or an older scavenge's <rank>.scrfilemap */
-static int dsindex_is_record(const char *name)
+/* pass 1: which ranks have a whole record, which more than one */
+static int ds_inspect(int r, const kvtree_t *rk, void *arg)
 {
-    static const char ext[] = ".scrfilemap";
-    size_t n = strlen(name), x = sizeof(ext) - 1;
-    if (n <= x || strcmp(name + n - x, ext) != 0)
+    dsscan_t *d = arg;
+    if (!d->dset) {
+        kvtree_t *desc = kvtree_get(rk, "DSETDESC");
+        int n = 0;
+        if (kvtree_util_get_int(desc, "RANKS", &n) < 0 || n < 1)
+            return 0;
+        d->dset = kvtree_dup(desc);
+        d->ranks = n;
+    }
+    unsigned char *f = ds_flags(d, r);
+    if (!f)
         return 0;
-    if (strncmp(name, "node.", 5) == 0 || strcmp(name, "rebuilt.scrfilemap") == 0)
-        return 1;
-    return strspn(name, "0123456789") == n - x;
-}
-
-/* merge every record of .scr/ into scan: RANK <r> {DSETDESC, FILES, FILE
- * <rel> meta} */
-static int dsindex_scan(const char *dsetdir, int id, kvtree_t *scan, scr_error_t *err)
-{
-    char meta[4400];
-    snprintf(meta, sizeof(meta), "%s/.scr", dsetdir);
-    DIR *d = opendir(meta);
-    if (!d)
-        return errprintf(err, "%s: %s", meta, strerror(errno));
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char path[4700];
-        if (!dsindex_is_record(e->d_name))
-            continue;
-        snprintf(path, sizeof(path), "%s/%s", meta, e->d_name);
-        dsindex_scan_file(dsetdir, path, id, scan);
+    if (*f & DS_SEEN) {
+        *f |= DS_DUP;
+    } else {
+        *f |= DS_SEEN;
+        d->distinct++;
+        d->files += ds_user_files(rk);
     }
-    closedir(d);
+    if (!(*f & DS_OK) && dsrec_rank_ok(d->dsetdir, rk))
+        *f |= DS_OK;
     return 0;
 }
 
-/* XOR/RS sets from the scanned redundancy files: SET <key> {MEMBERS, MEMBER
- * <s> {FILE}}; the key is the set's member list, the same in every header */
-static void dsindex_sets(const char *dsetdir, const kvtree_t *scan, kvtree_t *sets)
+/* ranks without a whole record, as "3,5,..." in buf; returns how many */
+static int ds_missing(const dsscan_t *d, char *buf, size_t len)
 {
-    kvtree_t *ranks = kvtree_get(scan, "RANK");
-    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e)) {
-        kvtree_t *files = kvtree_get(kvtree_elem_tree(e), "FILE");
-        for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f)) {
-            const char *type =
-                kvtree_get_val(kvtree_get(kvtree_elem_tree(f), "META"), "TYPE");
-            int s, n, setid;
-            char ext[8];
-            const char *base = strrchr(kvtree_elem_key(f), '/');
-            base = base ? base + 1 : kvtree_elem_key(f);
-            /* a name from a user's filemap: only inside the dataset */
-            if (!type || strcmp(type, FM_TYPE_USER) == 0 ||
-                !path_is_safe_relative(kvtree_elem_key(f)) ||
-                sscanf(base, "%d_of_%d_in_%d.%7s", &s, &n, &setid, ext) != 4 || s < 1 ||
-                s > n)
-                continue;
-            char path[8400];
-            snprintf(path, sizeof(path), "%s/%s", dsetdir, kvtree_elem_key(f));
-            kvtree_t *set = kvtree_getf(sets, "%s.%d", ext, setid);
-            if (!set)
-                set = kvtree_setf(sets, NULL, "%s.%d", ext, setid);
-            kvtree_util_set_int(set, "MEMBERS", n);
-            kvtree_util_set_str(kvtree_setf(set, NULL, "MEMBER %d", s - 1), "FILE", path);
-        }
+    int missing = 0;
+    buf[0] = '\0';
+    for (int r = 0; r < d->ranks; r++) {
+        if (r < d->cap && (d->st[r] & DS_OK))
+            continue;
+        size_t used = strlen(buf);
+        if (used + 16 < len)
+            snprintf(buf + used, len - used, "%s%d", missing ? "," : "", r);
+        missing++;
     }
+    return missing;
+}
+
+/* 1 if rk is the record of rank r to use (the first whole one), marked
+ * DONE so that no other record of r is */
+static int ds_pick(dsscan_t *d, int r, const kvtree_t *rk)
+{
+    unsigned char *f = r >= 0 && r < d->cap ? &d->st[r] : NULL;
+    if (!f || (*f & DS_DONE) || !(*f & DS_OK))
+        return 0;
+    if ((*f & DS_DUP) && !dsrec_rank_ok(d->dsetdir, rk))
+        return 0;
+    *f |= DS_DONE;
+    return 1;
+}
+
+static void ds_undone(dsscan_t *d)
+{
+    for (int r = 0; r < d->cap; r++)
+        d->st[r] &= (unsigned char)~DS_DONE;
+}
+
+/* fn(set key, member s (0-based), members n, path) for each XOR/RS file of
+ * rank record rk; the key ("<ext>.<set id>") names the set in every
+ * member's file name */
+typedef void (*ds_parity_fn)(const char *key, int s, int n, const char *path, void *arg);
+
+static void ds_each_parity(const char *dsetdir, const kvtree_t *rk, ds_parity_fn fn,
+                           void *arg)
+{
+    kvtree_t *files = kvtree_get(rk, "FILE");
+    for (kvtree_elem_t *f = kvtree_first(files); f; f = kvtree_elem_next(f)) {
+        const char *type =
+            kvtree_get_val(kvtree_get(kvtree_elem_tree(f), "META"), "TYPE");
+        int s, n, setid;
+        char ext[8], key[64], path[8400];
+        const char *base = strrchr(kvtree_elem_key(f), '/');
+        base = base ? base + 1 : kvtree_elem_key(f);
+        /* a name from a user's filemap: only inside the dataset */
+        if (!type || strcmp(type, FM_TYPE_USER) == 0 ||
+            !path_is_safe_relative(kvtree_elem_key(f)) ||
+            sscanf(base, "%d_of_%d_in_%d.%7s", &s, &n, &setid, ext) != 4 || s < 1 ||
+            s > n)
+            continue;
+        snprintf(key, sizeof(key), "%s.%d", ext, setid);
+        snprintf(path, sizeof(path), "%s/%s", dsetdir, kvtree_elem_key(f));
+        fn(key, s - 1, n, path, arg);
+    }
+}
+
+typedef struct {
+    dsscan_t *d;
+    kvtree_t *sets; /* tally: key -> MEMBERS, HAVE; then the sets to rebuild */
+} dsets_t;
+
+static void ds_count_member(const char *key, int s, int n, const char *path, void *arg)
+{
+    (void)s;
+    (void)path;
+    kvtree_t *sets = arg, *set = kvtree_get(sets, key);
+    int have = 0;
+    if (!set)
+        set = kvtree_set(sets, key, NULL);
+    kvtree_util_get_int(set, "HAVE", &have);
+    kvtree_util_set_int(set, "MEMBERS", n);
+    kvtree_util_set_int(set, "HAVE", have + 1);
+}
+
+/* pass 2 (after a loss): how many members of each set have a record, one
+ * count per set (each rank's first record counted once) */
+static int ds_tally(int r, const kvtree_t *rk, void *arg)
+{
+    dsets_t *t = arg;
+    unsigned char *f = r >= 0 && r < t->d->cap ? &t->d->st[r] : NULL;
+    if (!f || (*f & DS_TALLIED))
+        return 0;
+    *f |= DS_TALLIED;
+    ds_each_parity(t->d->dsetdir, rk, ds_count_member, t->sets);
+    return 0;
+}
+
+static void ds_add_member(const char *key, int s, int n, const char *path, void *arg)
+{
+    kvtree_t *set = kvtree_get(arg, key);
+    if (!set)
+        return; /* whole: not rebuilt */
+    kvtree_util_set_int(set, "MEMBERS", n);
+    kvtree_util_set_str(kvtree_setf(set, NULL, "MEMBER %d", s), "FILE", path);
+}
+
+/* pass 3: the parity files of the sets that lost members (ecfile.h) */
+static int ds_collect(int r, const kvtree_t *rk, void *arg)
+{
+    (void)r;
+    dsets_t *t = arg;
+    ds_each_parity(t->d->dsetdir, rk, ds_add_member, t->sets);
+    return 0;
 }
 
 /* rank r's record, as scavenge_rank writes it, from ecfile_rebuild's
  * description of the rebuilt rank (src) */
-static void dsindex_rebuilt_rank(kvtree_t *rec, int id, int r, const kvtree_t *src)
+static void ds_rebuilt_rank(kvtree_t *rec, int id, int r, const kvtree_t *src)
 {
     kvtree_t *rk = kvtree_setf(rec, NULL, "RANK %d DSET %d", r, id);
     kvtree_setf(rec, NULL, "DSET %d RANK %d", id, r);
@@ -151,95 +225,251 @@ static void dsindex_rebuilt_rank(kvtree_t *rec, int id, int r, const kvtree_t *s
                     kvtree_elem_key(f));
 }
 
-/* Rebuild every set with lost members; record the rebuilt ranks in
- * .scr/rebuilt.scrfilemap, beside those an earlier indexer rebuilt. */
-static int dsindex_rebuild(const char *dsetdir, int id, const kvtree_t *scan,
-                           int *rebuilt)
+/* record the rebuilt ranks (out: RANK <r> ...) in .scr/rebuilt.scrfilemap,
+ * beside those an earlier indexer rebuilt, and take them into d */
+static int ds_record_rebuilt(dsscan_t *d, const kvtree_t *out, int *rebuilt)
 {
-    kvtree_t *sets = kvtree_new(), *out = kvtree_new();
-    dsindex_sets(dsetdir, scan, sets);
+    kvtree_t *ranks = kvtree_get(out, "RANK");
+    int n = kvtree_size(ranks);
+    if (n == 0)
+        return 0;
+    char path[4400];
+    scr_error_t err;
+    kvtree_t *rec = kvtree_new();
+    fault_point("dsindex.rebuilt", -1); /* rebuilt files in place, not recorded */
+    snprintf(path, sizeof(path), "%s/.scr/rebuilt.scrfilemap", d->dsetdir);
+    kvtree_read_file(path, rec, NULL); /* none yet, or unreadable: begin anew */
+    for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e))
+        ds_rebuilt_rank(rec, d->id, atoi(kvtree_elem_key(e)), kvtree_elem_tree(e));
+    int rc = kvtree_write_file(path, rec, &err);
+    kvtree_delete(&rec);
+    if (rc < 0)
+        return log_err("index: %s", err.text), -1;
+    *rebuilt += n;
+    return dsrec_each_in(path, d->id, ds_inspect, d);
+}
+
+/* Rebuild every set that lost members: three passes over the records
+ * (count members, collect the incomplete sets' files, then ecfile). */
+static int ds_rebuild(dsscan_t *d, int *rebuilt)
+{
+    dsets_t t = {d, kvtree_new()};
     int bad = 0;
-    for (kvtree_elem_t *e = kvtree_first(sets); e; e = kvtree_elem_next(e)) {
+    dsrec_each(d->dsetdir, d->id, ds_tally, &t, NULL);
+    kvtree_t *want = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(t.sets); e; e = kvtree_elem_next(e)) {
+        int n = 0, have = 0;
+        kvtree_util_get_int(kvtree_elem_tree(e), "MEMBERS", &n);
+        kvtree_util_get_int(kvtree_elem_tree(e), "HAVE", &have);
+        if (have < n)
+            kvtree_set(want, kvtree_elem_key(e), NULL);
+    }
+    kvtree_delete(&t.sets);
+    t.sets = want;
+    if (kvtree_size(want) > 0)
+        dsrec_each(d->dsetdir, d->id, ds_collect, &t, NULL);
+    kvtree_t *out = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(want); e; e = kvtree_elem_next(e)) {
         scr_error_t err;
-        int n = ecfile_rebuild(dsetdir, kvtree_elem_tree(e), out, &err);
-        if (n < 0) {
-            log_err("index: dataset %d, set %s: %s", id, kvtree_elem_key(e), err.text);
+        if (ecfile_rebuild(d->dsetdir, kvtree_elem_tree(e), out, &err) < 0) {
+            log_err("index: dataset %d, set %s: %s", d->id, kvtree_elem_key(e), err.text);
             bad++;
         }
     }
-    kvtree_t *ranks = kvtree_get(out, "RANK");
-    int n = kvtree_size(ranks);
-    if (n > 0) { /* rebuilt files in place, not recorded */
-        char path[4400];
-        scr_error_t err;
-        kvtree_t *rec = kvtree_new();
-        fault_point("dsindex.rebuilt", -1);
-        snprintf(path, sizeof(path), "%s/.scr/rebuilt.scrfilemap", dsetdir);
-        kvtree_read_file(path, rec, NULL); /* none yet, or unreadable: begin anew */
-        for (kvtree_elem_t *e = kvtree_first(ranks); e; e = kvtree_elem_next(e))
-            dsindex_rebuilt_rank(rec, id, atoi(kvtree_elem_key(e)), kvtree_elem_tree(e));
-        if (kvtree_write_file(path, rec, &err) < 0) {
-            log_err("index: %s", err.text);
-            bad++;
-        } else
-            *rebuilt += n;
-        kvtree_delete(&rec);
-    }
-    kvtree_delete(&sets);
+    if (ds_record_rebuilt(d, out, rebuilt) < 0)
+        bad++;
     kvtree_delete(&out);
+    kvtree_delete(&want);
     return bad ? -1 : 0;
 }
 
-/* the dataset descriptor for summary and index, and the rank2file input */
-static kvtree_t *dsindex_collect(const kvtree_t *scan, int ranks, kvtree_t *r2f,
-                                 int *nfiles)
+/* pass 4: the rank2file tree written as the records stream by: level 0
+ * files of whole ranks up to R2F_BUCKET bytes each, named by their first
+ * rank, which is also the rank that reads the file (r2f.h) */
+typedef struct {
+    dsscan_t *d;
+    const char *prefix;
+    kvtree_t *bucket; /* RANK <r> FILE ... of the level 0 file being filled */
+    size_t bytes;
+    int writer;     /* its first rank */
+    kvtree_t **ptr; /* [ranks]: the pointer to each level 0 file, by writer */
+    int last, count, files, clash, rc;
+    scr_error_t *err;
+} dsr2f_t;
+
+static int ds_r2f_flush(dsr2f_t *w)
 {
-    kvtree_t *dset = NULL;
-    *nfiles = 0;
-    for (int r = 0; r < ranks; r++) {
-        kvtree_t *rk = kvtree_getf(scan, "RANK %d", r);
-        if (!dset)
-            dset = kvtree_dup(kvtree_get(rk, "DSETDESC"));
-        kvtree_t *mine = kvtree_setf(r2f, NULL, "RANK %d FILE", r);
-        kvtree_t *files = kvtree_get(rk, "FILE");
-        for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
-            kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
-            const char *type = kvtree_get_val(m, "TYPE");
-            if (!type || strcmp(type, FM_TYPE_USER) != 0)
-                continue;
-            kvtree_t *x = kvtree_set(mine, kvtree_elem_key(e), NULL);
-            uint64_t size = 0;
-            kvtree_util_get_u64(m, "SIZE", &size);
-            kvtree_util_set_u64(x, "SIZE", size);
-            if (kvtree_get(m, "CRC"))
-                kvtree_util_set_str(x, "CRC", kvtree_get_val(m, "CRC"));
-            (*nfiles)++;
-        }
+    if (w->bytes == 0)
+        return 0;
+    char rel[128], path[4400];
+    kvtree_t *file = r2f_file(0, kvtree_size(kvtree_get(w->bucket, "RANK")), w->bucket);
+    r2f_name(0, w->writer, 0, rel, sizeof(rel));
+    snprintf(path, sizeof(path), "%s/%s", w->d->dsetdir, rel);
+    int rc = kvtree_write_file(path, file, w->err);
+    kvtree_delete(&file);
+    kvtree_clear(w->bucket);
+    w->bytes = 0;
+    w->ptr[w->writer] = r2f_entry_pointer(0, w->writer);
+    w->last = w->writer;
+    w->count++;
+    return rc;
+}
+
+/* rel -> SIZE, CRC of rk's application files; a clash is a file already
+ * at its own path on the prefix (an older dataset's: place_all) */
+static kvtree_t *ds_r2f_files(dsr2f_t *w, const kvtree_t *rk)
+{
+    kvtree_t *out = kvtree_new();
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
+         e = kvtree_elem_next(e)) {
+        kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
+        const char *type = kvtree_get_val(m, "TYPE");
+        if (!type || strcmp(type, FM_TYPE_USER) != 0)
+            continue;
+        kvtree_t *x = kvtree_set(out, kvtree_elem_key(e), NULL);
+        uint64_t size = 0;
+        kvtree_util_get_u64(m, "SIZE", &size);
+        kvtree_util_set_u64(x, "SIZE", size);
+        if (kvtree_get(m, "CRC"))
+            kvtree_util_set_str(x, "CRC", kvtree_get_val(m, "CRC"));
+        w->files++;
+        char path[8400];
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", w->prefix, kvtree_elem_key(e));
+        if (!w->clash && lstat(path, &st) == 0)
+            w->clash = 1;
     }
-    if (dset) {
-        kvtree_unset(dset, "DIR");
-        kvtree_unset(dset, "FLUSHING");
-        kvtree_util_set_int(dset, "FILES", *nfiles);
+    return out;
+}
+
+static int ds_r2f_rank(int r, const kvtree_t *rk, void *arg)
+{
+    dsr2f_t *w = arg;
+    if (!ds_pick(w->d, r, rk))
+        return 0;
+    kvtree_t *files = ds_r2f_files(w, rk), *entry = r2f_entry_files(r, files);
+    size_t n = kvtree_pack_size(entry);
+    if (w->bytes > 0 && w->bytes + n > R2F_BUCKET && ds_r2f_flush(w) < 0)
+        w->rc = -1;
+    if (w->bytes == 0)
+        w->writer = r;
+    kvtree_merge(w->bucket, entry);
+    w->bytes += n;
+    kvtree_delete(&entry);
+    kvtree_delete(&files);
+    return w->rc;
+}
+
+static int dsindex_r2f_up(const char *dsetdir, int ranks, kvtree_t **entry, int level,
+                          int last, scr_error_t *err);
+
+/* the tree of every rank picked; *files, *clash as ds_r2f_files found */
+static int ds_write_r2f(dsscan_t *d, const char *prefix, int *files, int *clash,
+                        scr_error_t *err)
+{
+    dsr2f_t w = {d,  prefix, kvtree_new(),
+                 0,  0,      calloc((size_t)d->ranks, sizeof(kvtree_t *)),
+                 -1, 0,      0,
+                 0,  0,      err};
+    if (!w.ptr)
+        return kvtree_delete(&w.bucket), errprintf(err, "out of memory");
+    int rc = dsrec_each(d->dsetdir, d->id, ds_r2f_rank, &w, err);
+    if (rc == 0 && ds_r2f_flush(&w) < 0)
+        rc = -1;
+    kvtree_delete(&w.bucket);
+    *files = w.files;
+    *clash = w.clash;
+    if (rc == 0 && w.count == 0)
+        rc = errprintf(err, "%s: no rank to index", d->dsetdir);
+    if (rc == 0) /* levels above, as dsindex_write_r2f writes them */
+        return dsindex_r2f_up(d->dsetdir, d->ranks, w.ptr, 1, w.count > 1 ? -1 : w.last,
+                              err);
+    for (int r = 0; r < d->ranks; r++)
+        kvtree_delete(&w.ptr[r]);
+    free(w.ptr);
+    return -1;
+}
+
+/* pass 5: each picked rank's files moved to their own paths */
+typedef struct {
+    dsscan_t *d;
+    const char *prefix, *dir;
+    int bad;
+    scr_error_t *err;
+} dsplace_t;
+
+static int ds_place_rank(int r, const kvtree_t *rk, void *arg)
+{
+    dsplace_t *p = arg;
+    if (!ds_pick(p->d, r, rk))
+        return 0;
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
+         e = kvtree_elem_next(e)) {
+        const char *type =
+            kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "META"), "TYPE");
+        if (type && strcmp(type, FM_TYPE_USER) == 0 &&
+            place_file(p->prefix, p->dir, kvtree_elem_key(e), p->bad ? NULL : p->err) < 0)
+            p->bad++;
     }
+    return 0;
+}
+
+/* Files of the dataset at their own paths.  When some name already held a
+ * file (an older dataset's), place_all supersedes that dataset first, which
+ * needs every name at once: then the tree just written is read whole. */
+static int ds_place(dsscan_t *d, const char *prefix, const char *name, int clash,
+                    scr_error_t *err)
+{
+    if (clash) {
+        kvtree_t *all = kvtree_new();
+        int rc = r2f_read_all(d->dsetdir, all, err) < 0
+                     ? -1
+                     : place_all(prefix, d->id, name, all, err);
+        kvtree_delete(&all);
+        return rc;
+    }
+    dsplace_t p = {d, prefix, name, 0, err};
+    ds_undone(d);
+    dsrec_each(d->dsetdir, d->id, ds_place_rank, &p, NULL);
+    return p.bad;
+}
+
+/* the dataset descriptor for summary and index */
+static kvtree_t *ds_desc(const dsscan_t *d, int files)
+{
+    kvtree_t *dset = kvtree_dup(d->dset);
+    kvtree_unset(dset, "DIR");
+    kvtree_unset(dset, "FLUSHING");
+    kvtree_util_set_int(dset, "FILES", files);
     return dset;
 }
 
-/* ranks that fail inspection, as "3,5,..." in buf; returns how many */
-static int dsindex_inspect(const char *dsetdir, const kvtree_t *scan, int ranks,
-                           char *buf, size_t len)
+/* the tree, summary, index entry and flush file of a dataset every rank of
+ * which has a whole record; then its files at their own paths */
+static int ds_complete(dsscan_t *d, const char *prefix, const char *name,
+                       dsindex_report_t *rep, scr_error_t *err)
 {
-    int missing = 0;
-    buf[0] = '\0';
-    for (int r = 0; r < ranks; r++) {
-        kvtree_t *rk = kvtree_getf(scan, "RANK %d", r);
-        if (rk && dsindex_rank_ok(dsetdir, rk))
-            continue;
-        size_t used = strlen(buf);
-        if (used + 16 < len)
-            snprintf(buf + used, len - used, "%s%d", missing ? "," : "", r);
-        missing++;
-    }
-    return missing;
+    int clash = 0;
+    if (ds_write_r2f(d, prefix, &rep->files, &clash, err) < 0)
+        return -1;
+    fault_point("dsindex.r2f", -1); /* no summary yet */
+    kvtree_t *dset = ds_desc(d, rep->files);
+    int rc = summary_write(d->dsetdir, dset, 1, err);
+    if (rc == 0)
+        fault_point("dsindex.summary", -1); /* not in the index yet */
+    if (rc == 0 && (index_add(prefix, d->id, name, dset, 1, err) < 0 ||
+                    flushfile_set(prefix, d->id, "PFS", 1, err) < 0))
+        rc = -1;
+    kvtree_delete(&dset);
+    if (rc < 0)
+        return -1;
+    fault_point("dsindex.indexed", -1); /* complete, files still staged */
+    /* a placement cut short is finished by the next fetch or indexer */
+    if (ds_place(d, prefix, name, clash, err) == 0)
+        index_mark_placed(prefix, d->id, name, NULL);
+    else
+        log_warn("dataset %d: %s; the next restart moves its files", d->id, err->text);
+    return 0;
 }
 
 int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error_t *err)
@@ -248,69 +478,37 @@ int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
     pfs_dset_name(id, name, sizeof(name));
     memset(rep, 0, sizeof(*rep));
-    kvtree_t *scan = kvtree_new();
-    if (dsindex_scan(dsetdir, id, scan, err) < 0)
-        return kvtree_delete(&scan), -1;
-    kvtree_elem_t *first = kvtree_first(kvtree_get(scan, "RANK"));
-    if (!first ||
-        kvtree_util_get_int(kvtree_get(kvtree_elem_tree(first), "DSETDESC"), "RANKS",
-                            &rep->ranks) < 0 ||
-        rep->ranks < 1) {
-        kvtree_delete(&scan);
-        return errprintf(err, "%s: no rank filemaps with a rank count", dsetdir);
-    }
-    /* the filemaps are the user's: more ranks than a rebuild could restore
+    dsscan_t d = {.dsetdir = dsetdir, .id = id};
+    int rc = dsrec_each(dsetdir, id, ds_inspect, &d, err);
+    if (rc == 0 && !d.dset)
+        rc = errprintf(err, "%s: no rank filemaps with a rank count", dsetdir);
+    /* the records are the user's: more ranks than a rebuild could restore
      * from the scanned ones (a set has at most 255 members) would only keep
      * the loops over every rank below busy for hours */
-    long long scanned = kvtree_size(kvtree_get(scan, "RANK"));
-    if (rep->ranks > scanned * 255) {
-        kvtree_delete(&scan);
-        return errprintf(err, "%s: the filemaps say %d ranks, only %lld were scavenged",
-                         dsetdir, rep->ranks, scanned);
-    }
-    rep->missing = dsindex_inspect(dsetdir, scan, rep->ranks, list, sizeof(list));
-    if (rep->missing > 0) {
+    else if (rc == 0 && d.ranks > d.distinct * 255)
+        rc = errprintf(err, "%s: the filemaps say %d ranks, only %lld were scavenged",
+                       dsetdir, d.ranks, d.distinct);
+    else if (rc == 0 && d.oom)
+        rc = errprintf(err, "%s: out of memory for %d ranks", dsetdir, d.ranks);
+    rep->ranks = d.ranks;
+    if (rc == 0 && (rep->missing = ds_missing(&d, list, sizeof(list))) > 0) {
         log_msg("index: dataset %d is missing ranks %s; rebuilding", id, list);
-        dsindex_rebuild(dsetdir, id, scan, &rep->rebuilt);
-        kvtree_delete(&scan);
-        scan = kvtree_new();
-        dsindex_scan(dsetdir, id, scan, NULL);
+        ds_rebuild(&d, &rep->rebuilt);
     }
-    int still = dsindex_inspect(dsetdir, scan, rep->ranks, list, sizeof(list));
-    kvtree_t *r2f = kvtree_new();
-    kvtree_t *dset = dsindex_collect(scan, rep->ranks, r2f, &rep->files);
-    int rc = 0;
-    if (still > 0) {
+    if (rc == 0 && ds_missing(&d, list, sizeof(list)) > 0) {
         rc = errprintf(err,
                        "dataset %d in %s: ranks %s are missing files and cannot be "
                        "rebuilt",
                        id, dsetdir, list);
-        if (dset) {
-            summary_write(dsetdir, dset, 0, NULL);
-            index_add(prefix, id, name, dset, 0, NULL);
-        }
-    } else if (dsindex_write_r2f(dsetdir, rep->ranks, r2f, err) < 0) {
-        rc = -1;
-    } else {
-        fault_point("dsindex.r2f", -1); /* no summary yet */
-        if (summary_write(dsetdir, dset, 1, err) < 0)
-            rc = -1;
-        if (rc == 0)
-            fault_point("dsindex.summary", -1); /* not in the index yet */
-        if (rc == 0 && (index_add(prefix, id, name, dset, 1, err) < 0 ||
-                        flushfile_set(prefix, id, "PFS", 1, err) < 0))
-            rc = -1;
-        if (rc == 0)
-            fault_point("dsindex.indexed", -1); /* complete, files still staged */
-        /* a placement cut short is finished by the next fetch or indexer */
-        if (rc == 0 && place_all(prefix, id, name, r2f, err) == 0)
-            index_mark_placed(prefix, id, name, NULL);
-        else if (rc == 0)
-            log_warn("dataset %d: %s; the next restart moves its files", id, err->text);
+        kvtree_t *dset = ds_desc(&d, d.files);
+        summary_write(dsetdir, dset, 0, NULL);
+        index_add(prefix, id, name, dset, 0, NULL);
+        kvtree_delete(&dset);
+    } else if (rc == 0) {
+        rc = ds_complete(&d, prefix, name, rep, err);
     }
-    kvtree_delete(&dset);
-    kvtree_delete(&r2f);
-    kvtree_delete(&scan);
+    kvtree_delete(&d.dset);
+    free(d.st);
     return rc;
 }
 
@@ -356,34 +554,34 @@ static int dsindex_r2f_level(const char *dsetdir, int level, int ranks, kvtree_t
     return rc;
 }
 
-/* the same grouping as r2f_write_tree, computed in one process */
-int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
-                      scr_error_t *err)
+/* The levels from `level` up, entry[r] (NULL: none) being that level's
+ * entries by rank, then the root; entry is freed.  last >= 0: entry holds
+ * that one entry alone, which the root then holds. */
+static int dsindex_r2f_up(const char *dsetdir, int ranks, kvtree_t **entry, int level,
+                          int last, scr_error_t *err)
 {
-    kvtree_t **entry = calloc((size_t)ranks, sizeof(kvtree_t *));
     uint64_t *sizes = calloc((size_t)ranks, sizeof(uint64_t));
-    int *writer = calloc((size_t)ranks, sizeof(int)), rc = 0, level = 0, last = -1;
-    if (!entry || !sizes || !writer)
+    int *writer = calloc((size_t)ranks, sizeof(int)), rc = 0;
+    if (!sizes || !writer)
         rc = errprintf(err, "out of memory");
-    for (int r = 0; rc == 0 && r < ranks; r++)
-        entry[r] = r2f_entry_files(r, kvtree_getf(files, "RANK %d FILE", r));
-    while (rc == 0) {
+    while (rc == 0 && last < 0) {
+        kvtree_t **next = calloc((size_t)ranks, sizeof(kvtree_t *));
+        if (!next) {
+            rc = errprintf(err, "out of memory");
+            break;
+        }
         for (int r = 0; r < ranks; r++)
             sizes[r] = entry[r] ? kvtree_pack_size(entry[r]) : 0;
         int nwriters = r2f_assign(sizes, ranks, writer);
-        kvtree_t **next = calloc((size_t)ranks, sizeof(kvtree_t *));
-        if (!next)
-            rc = errprintf(err, "out of memory");
-        else if (dsindex_r2f_level(dsetdir, level, ranks, entry, writer, next, &last,
-                                   err) < 0)
+        if (dsindex_r2f_level(dsetdir, level, ranks, entry, writer, next, &last, err) < 0)
             rc = -1;
         for (int r = 0; r < ranks; r++)
             kvtree_delete(&entry[r]);
         free(entry);
         entry = next;
         level++;
-        if (rc < 0 || nwriters <= 1)
-            break;
+        if (nwriters > 1)
+            last = -1;
     }
     if (rc == 0 && last >= 0) {
         kvtree_t *root = r2f_file(level, ranks, entry[last]);
@@ -392,12 +590,24 @@ int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
         rc = kvtree_write_file(path, root, err);
         kvtree_delete(&root);
     }
-    for (int r = 0; entry && r < ranks; r++)
+    for (int r = 0; r < ranks; r++)
         kvtree_delete(&entry[r]);
     free(entry);
     free(sizes);
     free(writer);
     return rc;
+}
+
+/* the same grouping as r2f_write_tree, computed in one process */
+int dsindex_write_r2f(const char *dsetdir, int ranks, const kvtree_t *files,
+                      scr_error_t *err)
+{
+    kvtree_t **entry = calloc((size_t)ranks, sizeof(kvtree_t *));
+    if (!entry)
+        return errprintf(err, "out of memory");
+    for (int r = 0; r < ranks; r++)
+        entry[r] = r2f_entry_files(r, kvtree_getf(files, "RANK %d FILE", r));
+    return dsindex_r2f_up(dsetdir, ranks, entry, 0, -1, err);
 }
 
 /* 1 if the epilog's indexer gave up (or never answered), so that the
@@ -492,93 +702,4 @@ int dsindex_pending(const char *prefix, double grace)
     }
     closedir(d);
     return done;
-}
-
-void dsindex_rank_filemap(const char *dsetdir, int rank, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s/.scr/%d.scrfilemap", dsetdir, rank);
-}
-
-void dsindex_node_record(const char *dsetdir, const char *host, int part, char *buf,
-                         size_t len)
-{
-    char safe[256];
-    size_t i = 0;
-    for (; host[i] && i < sizeof(safe) - 1; i++)
-        safe[i] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                         "0123456789._-",
-                         host[i])
-                      ? host[i]
-                      : '_';
-    safe[i] = '\0';
-    if (part == 0)
-        snprintf(buf, len, "%s/.scr/node.%s.scrfilemap", dsetdir, safe);
-    else /* '+' is never in a safe name: no host's part 0 looks like this */
-        snprintf(buf, len, "%s/.scr/node.%s+%d.scrfilemap", dsetdir, safe, part);
-}
-
-/* write part k of a node's record; 0 or -1 */
-static int dsindex_node_part(const char *dsetdir, const char *host, int k,
-                             const kvtree_t *part, scr_error_t *err)
-{
-    char path[4400];
-    dsindex_node_record(dsetdir, host, k, path, sizeof(path));
-    return kvtree_write_file(path, part, err);
-}
-
-int dsindex_node_write(const char *dsetdir, const char *host, const kvtree_t *record,
-                       scr_error_t *err)
-{
-    kvtree_t *part = kvtree_new();
-    size_t bytes = 0;
-    int k = 0, rc = 0;
-    kvtree_t *ranks = kvtree_get(record, "RANK");
-    for (kvtree_elem_t *e = kvtree_first(ranks); e && rc == 0; e = kvtree_elem_next(e)) {
-        size_t n = kvtree_pack_size(kvtree_elem_tree(e));
-        if (bytes > 0 && bytes + n > DSINDEX_PART_BYTES) {
-            rc = dsindex_node_part(dsetdir, host, k++, part, err);
-            kvtree_clear(part);
-            bytes = 0;
-        }
-        kvtree_t *dsets = kvtree_get(kvtree_elem_tree(e), "DSET");
-        kvtree_setf(part, kvtree_dup(kvtree_elem_tree(e)), "RANK %s", kvtree_elem_key(e));
-        for (kvtree_elem_t *d = kvtree_first(dsets); d; d = kvtree_elem_next(d))
-            kvtree_setf(part, NULL, "DSET %s RANK %s", kvtree_elem_key(d),
-                        kvtree_elem_key(e));
-        bytes += n;
-    }
-    if (rc == 0 && (bytes > 0 || k == 0))
-        rc = dsindex_node_part(dsetdir, host, k, part, err);
-    kvtree_delete(&part);
-    return rc;
-}
-
-int dsindex_node_read(const char *dsetdir, const char *host, kvtree_t *record)
-{
-    int k = 0;
-    for (;; k++) {
-        char path[4400];
-        kvtree_t *part = kvtree_new();
-        dsindex_node_record(dsetdir, host, k, path, sizeof(path));
-        int rc = kvtree_read_file(path, part, NULL);
-        if (rc == 0)
-            kvtree_merge(record, part);
-        kvtree_delete(&part);
-        if (rc < 0)
-            return k;
-    }
-}
-
-int dsindex_rank_listed(const kvtree_t *rk)
-{
-    int want = -1, have = 0;
-    kvtree_util_get_int(rk, "FILES", &want);
-    kvtree_t *files = kvtree_get(rk, "FILE");
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
-        const char *type =
-            kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "META"), "TYPE");
-        if (type && strcmp(type, FM_TYPE_USER) == 0)
-            have++;
-    }
-    return want >= 0 && have == want;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dsindex.h"
+#include "dsrec.h"
 #include "jobopts.h"
 #include "kvtree.h"
 #include "node.h"
@@ -236,14 +237,16 @@ static void test_dsindex_ranks(void)
 
 /* rank r's record in fm: FILES 1, the file rank_<r>.dat (7 bytes) listed
  * only if listed */
-static void record_rank(kvtree_t *fm, int r, int listed)
+static void record_rank(kvtree_t *fm, int id, int r, int listed)
 {
-    kvtree_t *rk = kvtree_setf(fm, NULL, "RANK %d DSET 2", r);
-    kvtree_setf(fm, NULL, "DSET 2 RANK %d", r);
+    kvtree_t *rk = kvtree_setf(fm, NULL, "RANK %d DSET %d", r, id);
+    kvtree_setf(fm, NULL, "DSET %d RANK %d", id, r);
     kvtree_t *d = kvtree_set(rk, "DSETDESC", NULL);
+    char name[32];
+    snprintf(name, sizeof(name), "ckpt.%d", id);
     kvtree_util_set_int(d, "RANKS", 2);
-    kvtree_util_set_int(d, "ID", 2);
-    kvtree_util_set_str(d, "NAME", "ckpt.2");
+    kvtree_util_set_int(d, "ID", id);
+    kvtree_util_set_str(d, "NAME", name);
     kvtree_set(d, "CKPT", NULL);
     kvtree_util_set_int(d, "COMPLETE", 1);
     kvtree_util_set_int(rk, "FILES", 1);
@@ -254,47 +257,145 @@ static void record_rank(kvtree_t *fm, int r, int listed)
     kvtree_util_set_u64(m, "SIZE", 7);
 }
 
-/* node records (scavenge.h): one node's record lists rank 1 without its
- * file (its copy failed), another node's lists it whole (the partner
- * copy): the indexer takes the whole one; a host name is made safe */
-static void test_dsindex_records(void)
+/* dataset id's directory in pfs with rank_0.dat and rank_1.dat holding
+ * text (7 bytes) staged; into d */
+static int stage_dataset(const char *pfs, int id, const char *text, char *d, size_t len)
 {
-    char pfs[512], d[4200], p[4400];
-    scr_error_t err = {""};
-    dsindex_report_t rep;
-    snprintf(pfs, sizeof(pfs), "%s/pfs2", base);
-    pfs_dset_dir(pfs, 2, d, sizeof(d));
+    char p[4400];
+    pfs_dset_dir(pfs, id, d, len);
     snprintf(p, sizeof(p), "mkdir -p %s/.scr", d);
     if (system(p) != 0)
-        return;
+        return -1;
     for (int r = 0; r < 2; r++) {
         snprintf(p, sizeof(p), "%s/rank_%d.dat", d, r);
         FILE *f = fopen(p, "w");
         if (f)
-            fputs("1234567", f), fclose(f);
+            fputs(text, f), fclose(f);
     }
+    return 0;
+}
+
+/* the first bytes of path, "" if it cannot be read */
+static const char *slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    buf[0] = '\0';
+    if (f) {
+        size_t n = fread(buf, 1, len - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+    }
+    return buf;
+}
+
+/* node records (scavenge.h): one node's record lists rank 1 without its
+ * file (its copy failed), another node's lists it whole (the partner
+ * copy): the indexer takes the whole one; a host name is made safe.  Then
+ * dataset 3 with the same file names: it supersedes 2 (place_all). */
+static void test_dsindex_records(void)
+{
+    char pfs[512], d[4200], p[4400], text[16];
+    scr_error_t err = {""};
+    dsindex_report_t rep;
+    snprintf(pfs, sizeof(pfs), "%s/pfs2", base);
+    if (stage_dataset(pfs, 2, "1234567", d, sizeof(d)) < 0)
+        return;
     kvtree_t *a = kvtree_new(), *b = kvtree_new();
-    record_rank(a, 0, 1);
-    record_rank(a, 1, 0);
-    record_rank(b, 1, 1);
-    ok(dsindex_rank_listed(kvtree_getf(a, "RANK 0 DSET 2")) &&
-           !dsindex_rank_listed(kvtree_getf(a, "RANK 1 DSET 2")),
-       "dsindex_rank_listed: a rank whose file is not listed is not whole");
-    dsindex_node_write(d, "nodeA", a, NULL);
-    dsindex_node_record(d, "node/B x", 0, p, sizeof(p));
+    record_rank(a, 2, 0, 1);
+    record_rank(a, 2, 1, 0);
+    record_rank(b, 2, 1, 1);
+    ok(dsrec_rank_listed(kvtree_getf(a, "RANK 0 DSET 2")) &&
+           !dsrec_rank_listed(kvtree_getf(a, "RANK 1 DSET 2")),
+       "dsrec_rank_listed: a rank whose file is not listed is not whole");
+    dsrec_node_write(d, "nodeA", a, NULL);
+    dsrec_node_name(d, "node/B x", 0, p, sizeof(p));
     ok(strstr(p, "/.scr/node.node_B_x.scrfilemap") != NULL,
        "a host's '/' and ' ' become '_' in its record's name (%s)", p);
-    dsindex_node_write(d, "node/B x", b, NULL);
+    dsrec_node_write(d, "node/B x", b, NULL);
     int rc = dsindex_dataset(pfs, 2, &rep, &err);
     ok(rc == 0 && rep.ranks == 2 && rep.missing == 0 && rep.files == 2,
        "rank 1 in two records, whole in one: indexed complete (ranks %d missing %d "
        "files %d%s%s)",
        rep.ranks, rep.missing, rep.files, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
+    snprintf(p, sizeof(p), "%s/rank_1.dat", pfs);
+    ok(strcmp(slurp(p, text, sizeof(text)), "1234567") == 0,
+       "its files at their own paths (rank_1.dat: '%s')", text);
+    kvtree_clear(a);
+    record_rank(a, 3, 0, 1);
+    record_rank(a, 3, 1, 1);
+    if (stage_dataset(pfs, 3, "abcdefg", d, sizeof(d)) < 0)
+        return;
+    dsrec_node_write(d, "nodeA", a, NULL);
+    rc = dsindex_dataset(pfs, 3, &rep, &err);
+    kvtree_t *index = kvtree_new();
+    index_read(pfs, index, NULL);
+    ok(rc == 0 && strcmp(slurp(p, text, sizeof(text)), "abcdefg") == 0 &&
+           kvtree_getf(index, "DSET 3") && !kvtree_getf(index, "DSET 2"),
+       "dataset 3 with the same names: indexed, its files in place of 2's, which left "
+       "the index (rank_1.dat: '%s'%s%s)",
+       text, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
+    kvtree_delete(&index);
     kvtree_delete(&a);
     kvtree_delete(&b);
 }
 
-/* a node record over DSINDEX_PART_BYTES is written in parts, none much
+/* the streaming indexer's tree over several level 0 files: 2000 ranks of
+ * two files with long names (about 1.2 MiB of entries), recorded by 25
+ * nodes of 80 ranks dealt out cyclically, read back whole (r2f_read_all) */
+static void test_dsindex_tree(void)
+{
+    char pfs[512], d[4200], p[8800], rel[300], host[32];
+    scr_error_t err = {""};
+    dsindex_report_t rep;
+    const int ranks = 2000, nodes = 25;
+    snprintf(pfs, sizeof(pfs), "%s/pfs4", base);
+    pfs_dset_dir(pfs, 4, d, sizeof(d));
+    snprintf(p, sizeof(p), "mkdir -p %s/.scr %s/ckpt", d, d);
+    if (system(p) != 0)
+        return;
+    for (int n = 0; n < nodes; n++) {
+        kvtree_t *rec = kvtree_new();
+        for (int r = n; r < ranks; r += nodes) {
+            kvtree_t *rk = kvtree_setf(rec, NULL, "RANK %d DSET 4", r);
+            kvtree_setf(rec, NULL, "DSET 4 RANK %d", r);
+            kvtree_t *desc = kvtree_set(rk, "DSETDESC", NULL);
+            kvtree_util_set_int(desc, "RANKS", ranks);
+            kvtree_util_set_str(desc, "NAME", "ckpt.4");
+            kvtree_util_set_int(rk, "FILES", 2);
+            for (int f = 0; f < 2; f++) {
+                snprintf(rel, sizeof(rel), "ckpt/%0200d.%d.%d", 0, r, f);
+                kvtree_t *m = kvtree_setf(rk, NULL, "FILE %s META", rel);
+                kvtree_util_set_str(m, "TYPE", "USER");
+                kvtree_util_set_u64(m, "SIZE", 0);
+                snprintf(p, sizeof(p), "%s/%s", d, rel);
+                FILE *fp = fopen(p, "w");
+                if (fp)
+                    fclose(fp);
+            }
+        }
+        snprintf(host, sizeof(host), "n%d", n);
+        dsrec_node_write(d, host, rec, NULL);
+        kvtree_delete(&rec);
+    }
+    int rc = dsindex_dataset(pfs, 4, &rep, &err);
+    kvtree_t *all = kvtree_new();
+    int read = r2f_read_all(d, all, &err), whole = 0, level0 = 0;
+    for (int r = 0; r < ranks; r++)
+        whole += kvtree_size(kvtree_getf(all, "RANK %d FILE", r)) == 2;
+    for (int w = 0; w < ranks; w++) {
+        struct stat st;
+        r2f_name(0, w, 0, rel, sizeof(rel));
+        snprintf(p, sizeof(p), "%s/%s", d, rel);
+        level0 += stat(p, &st) == 0;
+    }
+    ok(rc == 0 && rep.files == 2 * ranks && read == 0 && whole == ranks && level0 >= 2,
+       "2000 ranks from 25 node records: indexed (rc %d, files %d), the tree of %d "
+       "level 0 files reads back every rank's two files (%d)",
+       rc, rep.files, level0, whole);
+    kvtree_delete(&all);
+}
+
+/* a node record over DSREC_PART_BYTES is written in parts, none much
  * bigger, and read back whole */
 static void test_dsindex_parts(void)
 {
@@ -314,21 +415,20 @@ static void test_dsindex_parts(void)
             kvtree_util_set_u64(m, "SIZE", 123456789);
             kvtree_util_set_crc32(m, "CRC", 0x12345678);
         }
-    int rc = dsindex_node_write(d, "n1", rec, NULL),
-        parts = dsindex_node_read(d, "n1", back);
+    int rc = dsrec_node_write(d, "n1", rec, NULL), parts = dsrec_node_read(d, "n1", back);
     struct stat st;
     off_t big = 0;
     for (int k = 0; k < parts; k++) {
-        dsindex_node_record(d, "n1", k, p, sizeof(p));
+        dsrec_node_name(d, "n1", k, p, sizeof(p));
         if (stat(p, &st) == 0 && st.st_size > big)
             big = st.st_size;
     }
-    ok(rc == 0 && parts >= 2 && big <= DSINDEX_PART_BYTES + 32 * 1024,
+    ok(rc == 0 && parts >= 2 && big <= DSREC_PART_BYTES + 32 * 1024,
        "a record of %zu bytes: %d parts, the biggest %lld bytes", kvtree_pack_size(rec),
        parts, (long long)big);
     ok(kvtree_equal(rec, back), "its parts read back are the record");
     kvtree_t *none = kvtree_new();
-    ok(dsindex_node_read(d, "n2", none) == 0 && kvtree_size(none) == 0,
+    ok(dsrec_node_read(d, "n2", none) == 0 && kvtree_size(none) == 0,
        "a host without a record: none read");
     kvtree_delete(&none);
     kvtree_delete(&rec);
@@ -411,6 +511,7 @@ int main(void)
     test_dsindex_ranks();
     test_dsindex_records();
     test_dsindex_parts();
+    test_dsindex_tree();
     if (geteuid() == 0 && (pw = getpwnam("nobody"))) {
         uid_t seen = 0;
         scr_error_t err;

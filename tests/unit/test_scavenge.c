@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "dsindex.h"
+#include "dsrec.h"
 #include "filemap.h"
 #include "io.h"
 #include "kvtree.h"
@@ -107,9 +108,9 @@ static void write_copy(int id, uint64_t created, const char *host)
     char dsetdir[4200], path[4400];
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
     if (host)
-        dsindex_node_record(dsetdir, host, 0, path, sizeof(path));
+        dsrec_node_name(dsetdir, host, 0, path, sizeof(path));
     else
-        dsindex_rank_filemap(dsetdir, RANK, path, sizeof(path));
+        dsrec_rank_name(dsetdir, RANK, path, sizeof(path));
     char *slash = strrchr(path, '/');
     *slash = '\0';
     io_mkdir_p(path, 0700, NULL);

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dsrec.h - the records a scavenge leaves in a dataset's .scr/ directory on
+ * the prefix, saying what it copied of each rank:
+ *
+ *   node.<host>.scrfilemap       one node's ranks (scavenge.h), and when that
+ *   node.<host>+<k>.scrfilemap   is over DSREC_PART_BYTES, its part k
+ *   rebuilt.scrfilemap           the ranks an indexer rebuilt (dsindex.h)
+ *   <rank>.scrfilemap            one rank, as scavenges before node records
+ *                                wrote them (still read)
+ *
+ * each RANK <r> DSET <id> {DSETDESC, FILES, FILE <rel> META} plus DSET <id>
+ * RANK <r>.  Readers take one file at a time (dsrec_each), so that nobody
+ * holds every rank's record at once, and no file they open is much over
+ * DSREC_PART_BYTES.  The files are the user's: a record is only believed
+ * about the files inside the dataset directory.
+ */
+#ifndef SCR_DSREC_H
+#define SCR_DSREC_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "kvtree.h"
+
+#define DSREC_PART_BYTES (512 * 1024)
+
+/* <dsetdir>/.scr/node.<host>.scrfilemap (part 0) or node.<host>+<part>.
+ * Characters of host other than [A-Za-z0-9._-] become '_'; '+' never
+ * appears in a host's part of the name. */
+void dsrec_node_name(const char *dsetdir, const char *host, int part, char *buf,
+                     size_t len);
+/* <dsetdir>/.scr/<rank>.scrfilemap */
+void dsrec_rank_name(const char *dsetdir, int rank, char *buf, size_t len);
+
+/* write a node's record in parts of whole ranks; 0 or -1 with err */
+int dsrec_node_write(const char *dsetdir, const char *host, const kvtree_t *record,
+                     scr_error_t *err);
+/* merge node host's record (parts 0, 1, ... until one is missing) into
+ * record; returns the number of parts read, 0 when there is none */
+int dsrec_node_read(const char *dsetdir, const char *host, kvtree_t *record);
+
+/* 1 if rank record rk lists all FILES of the rank's application files: the
+ * scavenge copied every one of them */
+int dsrec_rank_listed(const kvtree_t *rk);
+/* 1 if, besides, each is in dsetdir as a regular file of its recorded size */
+int dsrec_rank_ok(const char *dsetdir, const kvtree_t *rk);
+
+/* fn(rank, record of that rank, arg) for each rank entry of dataset id in
+ * every record file of dsetdir, one file at a time (a rank may come more
+ * than once: a partner copied it too).  fn returning non-zero stops.
+ * Returns 0, fn's value, or -1 with err when .scr/ cannot be listed. */
+typedef int (*dsrec_fn)(int rank, const kvtree_t *rk, void *arg);
+int dsrec_each(const char *dsetdir, int id, dsrec_fn fn, void *arg, scr_error_t *err);
+/* the same for one record file (path) */
+int dsrec_each_in(const char *path, int id, dsrec_fn fn, void *arg);
+
+#endif

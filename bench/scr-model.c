@@ -1921,7 +1921,7 @@ static int model_step(model_fn fn, model_case_t *c, const char *step, const char
 
 static const series_t model_series[] = {
     {"r2f_read_all", "rank0", step_r2f_read_all, 0, 0, "010311110", 0, 0},
-    {"index_scan", "indexer-node", step_index_scan, 0, 1, "111312210", 0, 0},
+    {"index_scan", "indexer-node", step_index_scan, 0, 1, "111342200", 0, 0},
     {"index_r2f", "indexer-node", step_index_r2f, 0, 1, "101312210", 0, 0},
 };
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "dsindex.h"
+#include "dsrec.h"
 #include "fault.h"
 #include "io.h"
 #include "jobrec.h"
@@ -267,19 +268,37 @@ static int lifecycle_try(const jobopts_t *o, const char *cntldir, const trees_t 
 }
 
 /* the dataset a try could not recover, which the nodes then fall back
- * from; -1 when it was indexed, or nobody says within the timeout */
-static int lifecycle_failed(const jobopts_t *o, int try, int index_id, int indexed)
+ * from; -1 when it was indexed, or nobody says within the timeout.
+ * *done: dataset mine, which this node copied, was indexed complete */
+static int lifecycle_failed(const jobopts_t *o, int try, int mine, int index_id,
+                            int indexed, int *done)
 {
     int id = -1, ok = 1;
-    if (index_id >= 0) /* this node indexed */
+    *done = 0;
+    if (index_id >= 0) { /* this node indexed */
+        *done = indexed == 1 && index_id == mine;
         return indexed < 0 ? index_id : -1;
+    }
     if (scavenge_verdict_wait(o->prefix, o->jobid, try, o->timeout, &id, &ok) != 0) {
         log_warn("scavenge: no word within %.0f s whether the dataset was indexed; not "
                  "falling back to an older checkpoint",
                  o->timeout);
         return -1;
     }
+    *done = ok && id == mine;
     return ok ? -1 : id;
+}
+
+/* Once a dataset is indexed complete its rank2file tree says what each
+ * rank has; the node's record (dsrec.h) was only the indexer's input, and
+ * each node removes its own, so that a dataset of N ranks does not keep
+ * N/8 of them on the prefix.  A record of a dataset that could not be
+ * indexed stays for the next try (SCR_Init, `scr index --add`). */
+static void lifecycle_forget_record(const jobopts_t *o, int id)
+{
+    char dsetdir[4200];
+    pfs_dset_dir(o->prefix, id, dsetdir, sizeof(dsetdir));
+    dsrec_node_unlink(dsetdir, o->host);
 }
 
 /* at most this many tries: the newest checkpoint and older ones */
@@ -306,8 +325,12 @@ static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir,
                           &index_id, indexed) < 0 &&
             try == 0)
             rc = -1;
-        int failed =
-            mine >= 0 && known ? lifecycle_failed(o, try, index_id, *indexed) : -1;
+        int done = 0,
+            failed = mine >= 0 && known
+                         ? lifecycle_failed(o, try, mine, index_id, *indexed, &done)
+                         : -1;
+        if (done)
+            lifecycle_forget_record(o, mine);
         if (failed < 0)
             break;
         log_msg("scavenge: dataset %d of job %s cannot be recovered; trying the newest "

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dsrec.h"
 #include "filemap.h"
@@ -68,6 +69,16 @@ int dsrec_node_write(const char *dsetdir, const char *host, const kvtree_t *reco
         rc = dsrec_node_part(dsetdir, host, k, part, err);
     kvtree_delete(&part);
     return rc;
+}
+
+void dsrec_node_unlink(const char *dsetdir, const char *host)
+{
+    for (int k = 0;; k++) {
+        char path[4400];
+        dsrec_node_name(dsetdir, host, k, path, sizeof(path));
+        if (unlink(path) < 0 && errno == ENOENT)
+            return;
+    }
 }
 
 int dsrec_node_read(const char *dsetdir, const char *host, kvtree_t *record)

@@ -35,6 +35,8 @@ void dsrec_rank_name(const char *dsetdir, int rank, char *buf, size_t len);
 /* write a node's record in parts of whole ranks; 0 or -1 with err */
 int dsrec_node_write(const char *dsetdir, const char *host, const kvtree_t *record,
                      scr_error_t *err);
+/* remove node host's record, every part of it */
+void dsrec_node_unlink(const char *dsetdir, const char *host);
 /* merge node host's record (parts 0, 1, ... until one is missing) into
  * record; returns the number of parts read, 0 when there is none */
 int dsrec_node_read(const char *dsetdir, const char *host, kvtree_t *record);

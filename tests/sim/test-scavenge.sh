@@ -92,7 +92,8 @@ restart_from_prefix() { # every cache wiped, a new job restarts from the prefix
 NO_PREFIX_FIRST=1 scenario XOR node2
 check "XOR: the index rebuilt node2's two ranks" has "$pfs/.scr/log" 'event=INDEX .*ranks=8 missing=2 rebuilt=2 .*ok=1'
 records() { find "$pfs" -path "*scr.dataset.*/.scr/$1" -type f | wc -l; }
-check "XOR: one record per live node on the prefix" test "$(records 'node.*.scrfilemap')" -eq 3
+check "XOR: the nodes removed their records once the dataset was indexed" \
+	test "$(records 'node.*.scrfilemap')" -eq 0
 check "XOR: none per rank" test "$(records '[0-9]*.scrfilemap')" -eq 0
 check "XOR: the rebuilt ranks in one record of their own" test "$(records rebuilt.scrfilemap)" -eq 1
 shm=$("$simnode" shm "$sim_dir")
@@ -150,6 +151,8 @@ check "late: the job checkpoints to step 6" sim_run "$out/run" "$ALL" "$ex" --st
 down=""
 epilog node1 node2 node3
 check "late: without node4's epilog nobody indexes" test ! -e "$pfs/.scr/index.scr" -o -z "$(grep -l 'event=INDEX' "$pfs/.scr/log")"
+check "late: one record per node that copied, for the next index" \
+	test "$(records 'node.*.scrfilemap')" -eq 3 -a "$(records '[0-9]*.scrfilemap')" -eq 0
 touch -d '-2 minutes' "$pfs/.scr/scavenge.4242.scr"
 check "late: a new job restarts from the prefix" restart_from_prefix
 check "late: its SCR_Init indexed the scavenged dataset first" has "$out/restart" 'scavenged by an earlier job.s epilog, indexed now \(2 ranks rebuilt\)'
@@ -163,6 +166,7 @@ check "RS: every byte verified" has "$out/restart" 'restarted from step.6, every
 scenario XOR node2 node3
 check "XOR x2: the index cannot complete the dataset" has "$pfs/.scr/log" 'event=INDEX .*ok=0'
 check "XOR x2: and says which ranks are lost" has "$out/epilogs" 'ranks [0-9,]+ are missing files and cannot be rebuilt'
+check "XOR x2: the live nodes' records stay for another try" test "$(records 'node.*.scrfilemap')" -eq 2
 scr=$(dirname "$sbin")/bin/scr
 [ -x "$scr" ] || scr=$(dirname "$ex")/../cmd/scr
 (cd "$pfs" && SCR_JOB_ID=4242 "$scr" index --list) >"$out/index"

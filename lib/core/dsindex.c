@@ -180,13 +180,15 @@ static void ds_count_member(const char *key, int s, int n, const char *path, voi
     kvtree_util_set_int(set, "HAVE", have + 1);
 }
 
-/* pass 2 (after a loss): how many members of each set have a record, one
- * count per set (each rank's first record counted once) */
+/* pass 2 (after a loss): how many members of each set are whole, one
+ * count per set (each whole rank counted once).  A rank with a record but
+ * not all its files (a copy failed) is a lost member, even when its parity
+ * file was copied. */
 static int ds_tally(int r, const kvtree_t *rk, void *arg)
 {
     dsets_t *t = arg;
     unsigned char *f = r >= 0 && r < t->d->cap ? &t->d->st[r] : NULL;
-    if (!f || (*f & DS_TALLIED))
+    if (!f || (*f & DS_TALLIED) || !(*f & DS_OK))
         return 0;
     *f |= DS_TALLIED;
     ds_each_parity(t->d->dsetdir, rk, ds_count_member, t->sets);

@@ -8,7 +8,8 @@
 #           scavenged XOR files; a new job restarts from the prefix
 #  PARTNER  node2 lost: the second round copies its ranks' partner copies,
 #           no other rank's (each node's record on the prefix lists its ranks)
-#  spoilt   PARTNER, node1's cached files spoilt: their partner copies instead
+#  spoilt   PARTNER, node1's cached files spoilt: their partner copies instead;
+#           XOR: node1's ranks rebuilt although their parity was copied
 #  RS(2)    node2 and node3 lost: rebuilt from the Reed-Solomon files
 #  XOR x2   two nodes of every set lost: the index says which ranks cannot be
 #           rebuilt, the dataset is never fetched
@@ -141,6 +142,20 @@ check "spoilt: no other rank's" hasnt "$out/epilogs" "rank [2-7]'s own node did 
 check "spoilt: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'
 check "spoilt: a new job restarts from the prefix" restart_from_prefix
 check "spoilt: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
+
+# XOR the same: node1 copies its ranks' parity files but not their spoilt
+# files; the index counts those ranks lost and rebuilds them
+sim_setup 5
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_FLUSH=0)
+check "spoilt XOR: the job checkpoints to step 6" \
+	sim_run "$out/run" "$ALL" "$ex" --steps 6 --files 2 --size 300000
+check "spoilt XOR: node1's cached files of step 6 changed" spoil_newest node1
+epilog node1 node2 node3 node4
+check "spoilt XOR: node1 cannot copy them" has "$out/epilogs" 'scavenge of rank [01]: .*CRC32'
+check "spoilt XOR: the index rebuilt both ranks, though their parity was copied" \
+	has "$pfs/.scr/log" 'event=INDEX .*missing=2 rebuilt=2 .*ok=1'
+check "spoilt XOR: a new job restarts from the prefix" restart_from_prefix
+check "spoilt XOR: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
 
 # nobody is elected when a live node never finishes its epilog (node4 here):
 # the next job's SCR_Init indexes what the others scavenged, once their

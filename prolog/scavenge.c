@@ -154,6 +154,23 @@ static const char *scavenge_root(const scavenge_t *s, const char *cdir)
     return NULL;
 }
 
+/* The copy's size on the prefix is the size written: a device that says a
+ * write went whole when it did not (x-sc-file-short) leaves a torn file
+ * that the CRC32 of the bytes read cannot show.  Caught here, the file is
+ * left out of the node's record and the rank is covered by its partner
+ * copy (round 2) or a rebuild; caught only by the indexer, a PARTNER rank
+ * was lost. */
+static int scavenge_landed(const scavfile_dst_t *d, int64_t n, scr_error_t *err)
+{
+    struct stat st;
+    if (fstat(d->fd, &st) < 0)
+        return errprintf(err, "%s: %s", d->shown, strerror(errno));
+    if (st.st_size != (off_t)n)
+        return errprintf(err, "%s: %lld bytes on the prefix after %lld written", d->shown,
+                         (long long)st.st_size, (long long)n);
+    return 0;
+}
+
 /* copy src (below root) to dsetdir/rel under a temporary name; rename once
  * the CRC is the recorded one (scavfile.h: no link followed at either end) */
 static int scavenge_file(scavenge_t *s, const char *dsetdir, const char *root,
@@ -182,6 +199,8 @@ static int scavenge_file(scavenge_t *s, const char *dsetdir, const char *root,
                        (unsigned long long)size);
     else if (kvtree_util_get_crc32(meta, "CRC", &want) == 0 && want != crc)
         rc = errprintf(err, "%s: CRC32 0x%08x, recorded 0x%08x", src, crc, want);
+    else
+        rc = scavenge_landed(&d, n, err);
     if (rc < 0) {
         scavfile_abort(&d);
         return -1;

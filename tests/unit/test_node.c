@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_node.c - node storage (prolog/node.c), privilege-dropping runs
- * (privs.c), the job settings (jobopts.c) and the serial rank2file writer
- * (dsindex.c) */
+ * (privs.c), the job settings (jobopts.c), the serial rank2file writer and
+ * the indexer (dsindex.c) and the scavenge's node records (dsrec.c) */
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>

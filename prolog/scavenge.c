@@ -238,6 +238,7 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
         s->record = kvtree_new();
     kvtree_t *rk = kvtree_setf(s->record, NULL, "RANK %d DSET %d", r, s->id);
     kvtree_setf(s->record, NULL, "DSET %d RANK %d", s->id, r);
+    s->unwritten++;
     int nfiles = 0, bad = 0;
     kvtree_util_get_int(filemap_get_rank(fm, s->id, r), "FILES", &nfiles);
     for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
@@ -277,17 +278,18 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
 }
 
 /* Write the node's record, .scr/node.<host>.scrfilemap: every rank it has
- * copied so far.  Round 2 writes it again with the partner copies' ranks.
+ * copied so far.  Round 2 writes it again if it copied partner copies.
  * Ranks of a record never written are missing to the indexer, which
  * rebuilds them (XOR, RS) as it would after a lost node. */
 static int scavenge_record_write(scavenge_t *s, const char *dsetdir)
 {
-    if (!s->record)
+    if (!s->unwritten) /* a record written and nothing added since */
         return 0;
     scr_error_t err;
     fault_point("scavenge.record", -1); /* the ranks copied, the record not written */
     if (dsrec_node_write(dsetdir, s->host, s->record, &err) < 0)
         return log_err("scavenge of dataset %d on %s: %s", s->id, s->host, err.text), -1;
+    s->unwritten = 0;
     return 0;
 }
 

@@ -42,6 +42,7 @@ typedef struct {
     const char *const *trees;
     int ntrees;
     kvtree_t *record; /* the node's record so far (scavenge_done frees it) */
+    int unwritten;    /* ranks added to it since it was last written whole */
     kvtree_t *seen;   /* round 2: the other node's record read last */
     char *seen_host;
 } scavenge_t;

@@ -60,18 +60,6 @@ static unsigned char *ds_flags(dsscan_t *d, int r)
     return &d->st[r];
 }
 
-static int ds_user_files(const kvtree_t *rk)
-{
-    int n = 0;
-    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
-         e = kvtree_elem_next(e)) {
-        const char *type =
-            kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "META"), "TYPE");
-        n += type && strcmp(type, FM_TYPE_USER) == 0;
-    }
-    return n;
-}
-
 /* pass 1: which ranks have a whole record, which more than one */
 static int ds_inspect(int r, const kvtree_t *rk, void *arg)
 {
@@ -92,7 +80,7 @@ static int ds_inspect(int r, const kvtree_t *rk, void *arg)
     } else {
         *f |= DS_SEEN;
         d->distinct++;
-        d->files += ds_user_files(rk);
+        d->files += dsrec_user_files(rk);
     }
     if (!(*f & DS_OK) && dsrec_rank_ok(d->dsetdir, rk))
         *f |= DS_OK;
@@ -317,16 +305,17 @@ static int ds_r2f_flush(dsr2f_t *w)
     return rc;
 }
 
-/* rel -> SIZE, CRC of rk's application files; a clash is a file already
- * at its own path on the prefix (an older dataset's: place_all) */
-static kvtree_t *ds_r2f_files(dsr2f_t *w, const kvtree_t *rk)
+/* rank r's level 0 entry, RANK <r> FILE <rel> {SIZE, CRC} of rk's
+ * application files (what r2f_entry_files makes, built in place); a clash
+ * is a file already at its own path on the prefix (an older dataset's:
+ * place_all) */
+static kvtree_t *ds_r2f_entry(dsr2f_t *w, int r, const kvtree_t *rk)
 {
-    kvtree_t *out = kvtree_new();
+    kvtree_t *entry = kvtree_new(), *out = kvtree_setf(entry, NULL, "RANK %d FILE", r);
     for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
          e = kvtree_elem_next(e)) {
-        kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
-        const char *type = kvtree_get_val(m, "TYPE");
-        if (!type || strcmp(type, FM_TYPE_USER) != 0)
+        kvtree_t *m = dsrec_user_meta(e);
+        if (!m)
             continue;
         kvtree_t *x = kvtree_set(out, kvtree_elem_key(e), NULL);
         uint64_t size = 0;
@@ -341,7 +330,7 @@ static kvtree_t *ds_r2f_files(dsr2f_t *w, const kvtree_t *rk)
         if (!w->clash && lstat(path, &st) == 0)
             w->clash = 1;
     }
-    return out;
+    return entry;
 }
 
 static int ds_r2f_rank(int r, const kvtree_t *rk, void *arg)
@@ -349,23 +338,25 @@ static int ds_r2f_rank(int r, const kvtree_t *rk, void *arg)
     dsr2f_t *w = arg;
     if (!ds_pick(w->d, r, rk))
         return 0;
-    kvtree_t *files = ds_r2f_files(w, rk), *entry = r2f_entry_files(r, files);
+    kvtree_t *entry = ds_r2f_entry(w, r, rk);
     size_t n = kvtree_pack_size(entry);
     if (w->bytes > 0 && w->bytes + n > R2F_BUCKET && ds_r2f_flush(w) < 0)
         w->rc = -1;
     if (w->bytes == 0)
         w->writer = r;
-    kvtree_merge(w->bucket, entry);
+    /* moved, not copied: a rank comes into the bucket once (ds_pick) */
+    char key[16];
+    snprintf(key, sizeof(key), "%d", r);
+    kvtree_setf(w->bucket, kvtree_extract(kvtree_get(entry, "RANK"), key), "RANK %d", r);
     w->bytes += n;
     kvtree_delete(&entry);
-    kvtree_delete(&files);
     return w->rc;
 }
 
 static int dsindex_r2f_up(const char *dsetdir, int ranks, kvtree_t **entry, int level,
                           int last, scr_error_t *err);
 
-/* the tree of every rank picked; *files, *clash as ds_r2f_files found */
+/* the tree of every rank picked; *files, *clash as ds_r2f_entry found */
 static int ds_write_r2f(dsscan_t *d, const char *prefix, int *files, int *clash,
                         scr_error_t *err)
 {
@@ -406,13 +397,10 @@ static int ds_place_rank(int r, const kvtree_t *rk, void *arg)
     if (!ds_pick(p->d, r, rk))
         return 0;
     for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
-         e = kvtree_elem_next(e)) {
-        const char *type =
-            kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "META"), "TYPE");
-        if (type && strcmp(type, FM_TYPE_USER) == 0 &&
+         e = kvtree_elem_next(e))
+        if (dsrec_user_meta(e) &&
             place_file(p->prefix, p->dir, kvtree_elem_key(e), p->bad ? NULL : p->err) < 0)
             p->bad++;
-    }
     return 0;
 }
 

@@ -96,39 +96,60 @@ int dsrec_node_read(const char *dsetdir, const char *host, kvtree_t *record)
     }
 }
 
-int dsrec_rank_listed(const kvtree_t *rk)
+kvtree_t *dsrec_user_meta(const kvtree_elem_t *e)
 {
-    int want = -1, have = 0;
-    kvtree_util_get_int(rk, "FILES", &want);
-    kvtree_t *files = kvtree_get(rk, "FILE");
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
-        const char *type =
-            kvtree_get_val(kvtree_get(kvtree_elem_tree(e), "META"), "TYPE");
-        if (type && strcmp(type, FM_TYPE_USER) == 0)
-            have++;
-    }
-    return want >= 0 && have == want;
+    kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
+    const char *type = kvtree_get_val(m, "TYPE");
+    return type && strcmp(type, FM_TYPE_USER) == 0 ? m : NULL;
 }
 
-int dsrec_rank_ok(const char *dsetdir, const kvtree_t *rk)
+/* rk's application files, all (dsetdir NULL) or those in dsetdir as
+ * regular files of their recorded size */
+static int dsrec_count(const char *dsetdir, const kvtree_t *rk)
 {
-    int want = -1, have = 0;
-    kvtree_util_get_int(rk, "FILES", &want);
-    kvtree_t *files = kvtree_get(rk, "FILE");
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
-        kvtree_t *m = kvtree_get(kvtree_elem_tree(e), "META");
-        const char *type = kvtree_get_val(m, "TYPE"), *rel = kvtree_elem_key(e);
+    int have = 0;
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
+         e = kvtree_elem_next(e)) {
+        kvtree_t *m = dsrec_user_meta(e);
+        const char *rel = kvtree_elem_key(e);
         uint64_t size = 0;
         struct stat st;
         char path[8400];
-        if (!type || strcmp(type, FM_TYPE_USER) != 0)
+        if (!m)
             continue;
+        if (!dsetdir) {
+            have++;
+            continue;
+        }
         snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
         if (path_is_safe_relative(rel) && kvtree_util_get_u64(m, "SIZE", &size) == 0 &&
             lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size)
             have++;
     }
+    return have;
+}
+
+int dsrec_user_files(const kvtree_t *rk)
+{
+    return dsrec_count(NULL, rk);
+}
+
+/* 1 if rk says FILES and have is that many */
+static int dsrec_all(const kvtree_t *rk, int have)
+{
+    int want = -1;
+    kvtree_util_get_int(rk, "FILES", &want);
     return want >= 0 && have == want;
+}
+
+int dsrec_rank_listed(const kvtree_t *rk)
+{
+    return dsrec_all(rk, dsrec_count(NULL, rk));
+}
+
+int dsrec_rank_ok(const char *dsetdir, const kvtree_t *rk)
+{
+    return dsrec_all(rk, dsrec_count(dsetdir, rk));
 }
 
 /* 1 if name is one of the record files */

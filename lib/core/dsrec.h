@@ -41,6 +41,11 @@ void dsrec_node_unlink(const char *dsetdir, const char *host);
  * record; returns the number of parts read, 0 when there is none */
 int dsrec_node_read(const char *dsetdir, const char *host, kvtree_t *record);
 
+/* the META of file e of a rank record when it is an application file (not
+ * parity), else NULL */
+kvtree_t *dsrec_user_meta(const kvtree_elem_t *e);
+/* how many application files rank record rk lists */
+int dsrec_user_files(const kvtree_t *rk);
 /* 1 if rank record rk lists all FILES of the rank's application files: the
  * scavenge copied every one of them */
 int dsrec_rank_listed(const kvtree_t *rk);

@@ -22,13 +22,15 @@
  *                     with theirs where they hash to, the older dropped
  *   scavenge_node     one node's epilog copies its ranks (scavenge_pick,
  *                     scavenge_own) and writes its record (one file per
- *                     node, in 512 KiB parts)
+ *                     node, in 512 KiB parts); after the verdict it moves
+ *                     its ranks' files to their own paths (scavenge_place)
  *   scavenge_marks    every node marks COPIED and FINISHED (prolog/scavmark.c:
  *                     a leaf file of 256 nodes, and the root when its mark
  *                     completes the leaf); the last one is elected
  *   epilog_nodelists  every node's epilog: live nodes and the run's nodes
  *                     (nodelist_minus, nodelist_intersect)
- *   index_scan        the elected node indexes the dataset (dsindex_dataset)
+ *   index_scan        the elected node indexes the dataset (dsindex_dataset,
+ *                     the nodes' records landed: it places nothing itself)
  *   index_r2f         a rank2file tree written whole by one process
  *                     (dsindex_write_r2f: the tests' serial writer; the
  *                     indexer now writes its tree as the records stream by)
@@ -1276,6 +1278,9 @@ static int scan_setup_rank(const model_case_t *c, const char *prefix, const char
     kvtree_setf(fm, NULL, "DSET %d RANK %d", MODEL_ID, rank);
     kvtree_set(rk, "DSETDESC", model_desc(MODEL_ID, c->ranks, c->fpr, NULL));
     kvtree_util_set_int(rk, "FILES", c->fpr);
+    /* the node compared each file as it landed; no name was taken */
+    kvtree_util_set_int(rk, DSREC_LANDED, 1);
+    kvtree_util_set_int(rk, DSREC_TAKEN, 0);
     int rc = 0;
     for (int f = 0; rc == 0 && f < c->fpr; f++) {
         char rel[256], orig[4600], path[4700];
@@ -1323,7 +1328,8 @@ static int scan_setup(const model_case_t *c, const char *prefix, const char *dse
 }
 
 /* the elected node indexes what every node scavenged (dsindex_dataset:
- * scan, inspect, collect, rank2file tree, summary, index, placement) */
+ * scan, rank2file tree, summary, index; the files are the nodes' to check
+ * and place) */
 static int step_index_scan(const model_case_t *c, long n, result_t *r)
 {
     char prefix[4300], dsetdir[4400], meta[4500], sub[4500];
@@ -1343,7 +1349,7 @@ static int step_index_scan(const model_case_t *c, long n, result_t *r)
     dsindex_report_t rep;
     meter_t mt;
     meter_begin(&mt);
-    int rc = dsindex_dataset(prefix, MODEL_ID, &rep, &err);
+    int rc = dsindex_dataset(prefix, MODEL_ID, DSINDEX_NODES_PLACE, &rep, &err);
     meter_end(&mt, &r->m[M_CPU], &r->m[M_MEM]);
     if (rc < 0)
         model_err("%s", err.text);
@@ -1352,7 +1358,8 @@ static int step_index_scan(const model_case_t *c, long n, result_t *r)
     r->m[M_WRITTEN] += index_bytes(prefix);
     model_rmtree(prefix);
     if (rc < 0 || model_expect(rep.ranks == n, "ranks indexed", rep.ranks, n) < 0 ||
-        model_expect(rep.files == n * c->fpr, "files indexed", rep.files, n * c->fpr) < 0)
+        model_expect(rep.files == n * c->fpr, "files indexed", rep.files, n * c->fpr) < 0 ||
+        model_expect(rep.left == n, "ranks left to their nodes to place", rep.left, n) < 0)
         return -1;
     model_by_indexer(r, n);
     /* it reads one node's record at a time (dsrec_each), keeping a byte of
@@ -1385,6 +1392,10 @@ static int step_scavenge_node(const model_case_t *c, long n, result_t *r)
     int picked = scavenge_pick_below(node, cntl, "node0", 1 << 30, &id, &err);
     int rc = picked == 1 ? scavenge_own(&s, &err) : -1;
     scavenge_done(&s);
+    /* after the verdict the node moves its ranks' files to their own paths */
+    int placed = 0;
+    if (rc == 0 && scavenge_place(node, "node0", MODEL_ID, &placed) != 0)
+        rc = errprintf(&err, "%d files not placed", c->rpn * c->fpr - placed);
     meter_end(&mt, &r->m[M_CPU], &r->m[M_MEM]);
     double files = 0, bytes = 0;
     model_dir_sum(meta, "scrfilemap", &files, &bytes, &r->m[M_BIGGEST]);
@@ -1394,6 +1405,7 @@ static int step_scavenge_node(const model_case_t *c, long n, result_t *r)
     if (model_expect(id == MODEL_ID, "dataset picked", id, MODEL_ID) < 0 ||
         model_expect(s.files == c->rpn * c->fpr && !s.failed, "files scavenged", s.files,
                      c->rpn * c->fpr) < 0 ||
+        model_expect(placed == c->rpn * c->fpr, "files placed", placed, c->rpn * c->fpr) < 0 ||
         model_expect(files >= 1 && files <= 1 + bytes / (DSREC_PART_BYTES / 2),
                      "node record parts written", (long)files, 1) < 0)
         return -1;

@@ -214,7 +214,7 @@ static int cmd_job_postrun_index(cmd_job_t *j, int id)
                    ok ? "scavenged and indexed" : "could not be completed");
         return ok ? 0 : -1;
     }
-    rc = lifecycle_index(&j->o, id);
+    rc = lifecycle_index(&j->o, id, 0);
     scavenge_mark(j->o.prefix, j->o.jobid, j->o.host, "INDEXED", id, NULL, NULL, NULL);
     scavenge_verdict(j->o.prefix, j->o.jobid, 0, id, rc == 0, NULL);
     printf("scr postrun: dataset %d %s\n", id,

@@ -171,7 +171,7 @@ int cmd_index(int argc, char **argv)
             rc = 1;
         }
     } else
-        rc = lifecycle_index(&j.o, id) < 0;
+        rc = lifecycle_index(&j.o, id, 0) < 0;
     cmd_job_free(&j);
     return rc;
 }

@@ -110,18 +110,18 @@ static void epilog_event(const jobopts_t *o, const char *name, const char *fmt, 
 }
 
 /* index dataset id and tell the user in the event log */
-int lifecycle_index(const jobopts_t *o, int id)
+int lifecycle_index(const jobopts_t *o, int id, int flags)
 {
     dsindex_report_t rep;
     scr_error_t err;
-    int rc = dsindex_dataset(o->prefix, id, &rep, &err);
+    int rc = dsindex_dataset(o->prefix, id, flags, &rep, &err);
     if (rc < 0)
         log_err("index: %s", err.text);
     else
         log_msg("index: dataset %d of job %s is complete on %s (%d ranks, %d rebuilt)",
                 id, o->jobid, o->prefix, rep.ranks, rep.rebuilt);
-    epilog_event(o, "INDEX", "dset=%d ranks=%d missing=%d rebuilt=%d files=%d ok=%d", id,
-                 rep.ranks, rep.missing, rep.rebuilt, rep.files, rc == 0);
+    epilog_event(o, "INDEX", "dset=%d ranks=%d missing=%d rebuilt=%d files=%d left=%d ok=%d",
+                 id, rep.ranks, rep.missing, rep.rebuilt, rep.files, rep.left, rc == 0);
     return rc;
 }
 
@@ -259,7 +259,8 @@ static int lifecycle_try(const jobopts_t *o, const char *cntldir, const trees_t 
                      s.failed, s.bytes);
     fault_point("scavenge.finished", -1); /* FINISHED marked, not indexed */
     if (*index_id >= 0) {
-        *indexed = lifecycle_index(o, *index_id) == 0 ? 1 : -1;
+        /* every node that copied waits for the verdict and places its own */
+        *indexed = lifecycle_index(o, *index_id, DSINDEX_NODES_PLACE) == 0 ? 1 : -1;
         if (scavenge_verdict(o->prefix, o->jobid, try, *index_id, *indexed == 1, &err) <
             0)
             log_err("scavenge: %s", err.text);
@@ -301,6 +302,15 @@ static void lifecycle_forget_record(const jobopts_t *o, int id)
     dsrec_node_unlink(dsetdir, o->host);
 }
 
+/* The indexer left this node's landed ranks to it (DSINDEX_NODES_PLACE):
+ * their files move to their own paths now that the dataset is complete.
+ * What fails here stays staged, and the next fetch moves it. */
+static void lifecycle_place(const jobopts_t *o, int id)
+{
+    int placed = 0, bad = scavenge_place(o->prefix, o->host, id, &placed);
+    epilog_event(o, "PLACE", "dset=%d files=%d failed=%d", id, placed, bad);
+}
+
 /* at most this many tries: the newest checkpoint and older ones */
 #define LIFECYCLE_TRIES 4
 
@@ -329,8 +339,10 @@ static int lifecycle_scavenge_at(const jobopts_t *o, const char *cntldir,
             failed = mine >= 0 && known
                          ? lifecycle_failed(o, try, mine, index_id, *indexed, &done)
                          : -1;
-        if (done)
+        if (done) {
+            lifecycle_place(o, mine);
             lifecycle_forget_record(o, mine);
+        }
         if (failed < 0)
             break;
         log_msg("scavenge: dataset %d of job %s cannot be recovered; trying the newest "

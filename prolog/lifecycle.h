@@ -40,8 +40,9 @@ int lifecycle_epilog_as_user(const jobopts_t *o, const nodelist_t *live);
  * not NULL) gets the run's nodes.  Says so when the prefix changes, warns
  * about a damaged record.  Returns 1 when a record was used, else 0. */
 int lifecycle_use_recorded(jobopts_t *o, nodelist_t **nodes);
-/* index dataset id of the prefix (scan, rebuild, summary, index) */
-int lifecycle_index(const jobopts_t *o, int id);
+/* index dataset id of the prefix (scan, rebuild, summary, index); flags:
+ * DSINDEX_* (dsindex.h) */
+int lifecycle_index(const jobopts_t *o, int id, int flags);
 
 /* main() of scr-prolog / scr-epilog: parse, pick the scheduler, run fn.
  * Exit 0, 1 (fn failed: the node is unfit), 2 (usage). */

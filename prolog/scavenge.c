@@ -21,6 +21,7 @@
 #include "log.h"
 #include "path.h"
 #include "pfs.h"
+#include "place.h"
 #include "progress.h"
 #include "scavenge.h"
 #include "scavfile.h"
@@ -227,6 +228,24 @@ static int scavenge_rel(const char *src, const kvtree_t *meta, char *rel, size_t
     return 0;
 }
 
+/* What the indexer believes of rank record rk instead of looking at each
+ * file (dsrec.h): every file listed passed scavenge_landed, and whether one
+ * of them has a file at its own path already, looked at here on the node,
+ * spread over the job, instead of by the one indexer. */
+static void scavenge_landed_rank(const scavenge_t *s, kvtree_t *rk)
+{
+    int taken = 0;
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e && !taken;
+         e = kvtree_elem_next(e)) {
+        char path[8400];
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", s->prefix, kvtree_elem_key(e));
+        taken = dsrec_user_meta(e) && lstat(path, &st) == 0;
+    }
+    kvtree_util_set_int(rk, DSREC_LANDED, 1);
+    kvtree_util_set_int(rk, DSREC_TAKEN, taken);
+}
+
 /* copy rank r's files in fm and add its record to the node's (s->record,
  * written by scavenge_record_write); 0 if all copied */
 static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *dsetdir)
@@ -273,6 +292,7 @@ static int scavenge_rank(scavenge_t *s, const kvtree_t *fm, int r, const char *d
     kvtree_unset(desc, "FLUSHING");
     kvtree_set(rk, "DSETDESC", desc);
     kvtree_util_set_int(rk, "FILES", nfiles);
+    scavenge_landed_rank(s, rk);
     fault_point("scavenge.rank", -1); /* the files copied, not recorded */
     return bad ? -1 : 0;
 }
@@ -452,6 +472,36 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err)
     int rc = scavenge_each(s, scavenge_partner_fm, err);
     progress_end(&scavenge_prog);
     return rc;
+}
+
+int scavenge_place(const char *prefix, const char *host, int id, int *placed)
+{
+    char dsetdir[4200], name[64];
+    pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
+    pfs_dset_name(id, name, sizeof(name));
+    kvtree_t *record = kvtree_new();
+    dsrec_node_read(dsetdir, host, record);
+    int bad = 0;
+    *placed = 0;
+    fault_point("scavenge.place", -1); /* indexed, this node's files still staged */
+    for (kvtree_elem_t *e = kvtree_first(kvtree_getf(record, "DSET %d RANK", id)); e;
+         e = kvtree_elem_next(e)) {
+        kvtree_t *rk = kvtree_getf(record, "RANK %s DSET %d", kvtree_elem_key(e), id);
+        if (!dsrec_rank_landed(rk))
+            continue;
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(rk, "FILE")); f;
+             f = kvtree_elem_next(f)) {
+            scr_error_t err;
+            if (!dsrec_user_meta(f))
+                continue;
+            if (place_file(prefix, name, kvtree_elem_key(f), &err) == 0)
+                (*placed)++;
+            else if (bad++ == 0)
+                log_err("scavenge of dataset %d on %s: %s", id, host, err.text);
+        }
+    }
+    kvtree_delete(&record);
+    return bad;
 }
 
 void scavenge_done(scavenge_t *s)

@@ -64,4 +64,12 @@ int scavenge_partners(scavenge_t *s, scr_error_t *err);
 /* free what the rounds kept in s */
 void scavenge_done(scavenge_t *s);
 
+/* Once dataset id is indexed complete (the verdict), move the files of the
+ * landed ranks in host's record to their own paths on prefix: the indexer
+ * leaves them to the nodes (DSINDEX_NODES_PLACE), so that no one process
+ * renames every file of the job.  Files already there (the indexer placed
+ * them, or a partner's node did) count as placed.  Returns the number that
+ * could not be moved (the first logged); *placed gets those that are. */
+int scavenge_place(const char *prefix, const char *host, int id, int *placed);
+
 #endif

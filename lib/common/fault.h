@@ -69,6 +69,7 @@
  *   scavenge.record    the node's ranks copied; before its record is written
  *   scavenge.copied    this node's own ranks copied; COPIED not marked
  *   scavenge.finished  FINISHED marked; the elected node has not indexed
+ *   scavenge.place     indexed complete; this node's files not yet at their own paths
  *   dsindex.rebuilt    index: missing ranks rebuilt; their record not written
  *   dsindex.r2f        index: rank2file tree written, no summary
  *   dsindex.summary    index: summary written; not in the index

@@ -36,6 +36,7 @@ typedef struct {
     kvtree_t *dset;     /* the first record's DSETDESC */
     int files;          /* application files in each rank's first record */
     int oom;
+    int flags; /* DSINDEX_* */
 } dsscan_t;
 
 /* rank r's flags, or NULL for a rank outside the dataset.  The array grows
@@ -312,6 +313,7 @@ static int ds_r2f_flush(dsr2f_t *w)
 static kvtree_t *ds_r2f_entry(dsr2f_t *w, int r, const kvtree_t *rk)
 {
     kvtree_t *entry = kvtree_new(), *out = kvtree_setf(entry, NULL, "RANK %d FILE", r);
+    int taken = dsrec_rank_taken(rk);
     for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
          e = kvtree_elem_next(e)) {
         kvtree_t *m = dsrec_user_meta(e);
@@ -327,9 +329,11 @@ static kvtree_t *ds_r2f_entry(dsr2f_t *w, int r, const kvtree_t *rk)
         char path[8400];
         struct stat st;
         snprintf(path, sizeof(path), "%s/%s", w->prefix, kvtree_elem_key(e));
-        if (!w->clash && lstat(path, &st) == 0)
+        if (!w->clash && taken < 0 && lstat(path, &st) == 0)
             w->clash = 1;
     }
+    if (taken > 0) /* its node looked as it copied */
+        w->clash = 1;
     return entry;
 }
 
@@ -387,7 +391,7 @@ static int ds_write_r2f(dsscan_t *d, const char *prefix, int *files, int *clash,
 typedef struct {
     dsscan_t *d;
     const char *prefix, *dir;
-    int bad;
+    int bad, left;
     scr_error_t *err;
 } dsplace_t;
 
@@ -396,6 +400,10 @@ static int ds_place_rank(int r, const kvtree_t *rk, void *arg)
     dsplace_t *p = arg;
     if (!ds_pick(p->d, r, rk))
         return 0;
+    if ((p->d->flags & DSINDEX_NODES_PLACE) && dsrec_rank_landed(rk)) {
+        p->left++; /* its node moves them once it hears the verdict */
+        return 0;
+    }
     for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
          e = kvtree_elem_next(e))
         if (dsrec_user_meta(e) &&
@@ -404,11 +412,12 @@ static int ds_place_rank(int r, const kvtree_t *rk, void *arg)
     return 0;
 }
 
-/* Files of the dataset at their own paths.  When some name already held a
- * file (an older dataset's), place_all supersedes that dataset first, which
- * needs every name at once: then the tree just written is read whole. */
+/* Files of the dataset at their own paths (but those left to their nodes,
+ * counted in *left).  When some name already held a file (an older
+ * dataset's), place_all supersedes that dataset first, which needs every
+ * name at once: then the tree just written is read whole. */
 static int ds_place(dsscan_t *d, const char *prefix, const char *name, int clash,
-                    scr_error_t *err)
+                    int *left, scr_error_t *err)
 {
     if (clash) {
         kvtree_t *all = kvtree_new();
@@ -418,9 +427,10 @@ static int ds_place(dsscan_t *d, const char *prefix, const char *name, int clash
         kvtree_delete(&all);
         return rc;
     }
-    dsplace_t p = {d, prefix, name, 0, err};
+    dsplace_t p = {d, prefix, name, 0, 0, err};
     ds_undone(d);
     dsrec_each(d->dsetdir, d->id, ds_place_rank, &p, NULL);
+    *left = p.left;
     return p.bad;
 }
 
@@ -455,20 +465,24 @@ static int ds_complete(dsscan_t *d, const char *prefix, const char *name,
         return -1;
     fault_point("dsindex.indexed", -1); /* complete, files still staged */
     /* a placement cut short is finished by the next fetch or indexer */
-    if (ds_place(d, prefix, name, clash, err) == 0)
+    if (ds_place(d, prefix, name, clash, &rep->left, err) != 0)
+        log_warn("dataset %d: %s; the next restart moves its files", d->id, err->text);
+    else if (rep->left == 0)
         index_mark_placed(prefix, d->id, name, NULL);
     else
-        log_warn("dataset %d: %s; the next restart moves its files", d->id, err->text);
+        log_dbg(1, "dataset %d: %d ranks' files are left to the nodes that copied them",
+                d->id, rep->left);
     return 0;
 }
 
-int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error_t *err)
+int dsindex_dataset(const char *prefix, int id, int flags, dsindex_report_t *rep,
+                    scr_error_t *err)
 {
     char dsetdir[4200], name[64], list[256];
     pfs_dset_dir(prefix, id, dsetdir, sizeof(dsetdir));
     pfs_dset_name(id, name, sizeof(name));
     memset(rep, 0, sizeof(*rep));
-    dsscan_t d = {.dsetdir = dsetdir, .id = id};
+    dsscan_t d = {.dsetdir = dsetdir, .id = id, .flags = flags};
     int rc = dsrec_each(dsetdir, id, ds_inspect, &d, err);
     if (rc == 0 && !d.dset)
         rc = errprintf(err, "%s: no rank filemaps with a rank count", dsetdir);
@@ -681,7 +695,7 @@ int dsindex_pending(const char *prefix, double grace)
             continue;
         dsindex_report_t rep;
         scr_error_t err;
-        if (dsindex_dataset(prefix, id, &rep, &err) == 0) {
+        if (dsindex_dataset(prefix, id, 0, &rep, &err) == 0) {
             log_msg("dataset %d, scavenged by an earlier job's epilog, indexed now "
                     "(%d ranks rebuilt)",
                     id, rep.rebuilt);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dsindex.h - make a scavenged dataset on the prefix usable (guide 2.13,
  * scr_index): read the records the scavenge left (dsrec.h), inspect every
- * listed file (exists, regular, recorded size), rebuild the ranks that are
+ * listed file (exists, regular, recorded size) that the node which copied
+ * it did not already check (a landed record), rebuild the ranks that are
  * missing from the XOR/RS redundancy files, then write the rank2file tree
  * and the summary, add the dataset to the index (CURRENT for a checkpoint),
  * mark it on the PFS in the flush file and move its files to their own
@@ -22,12 +23,23 @@ typedef struct {
     int missing; /* ranks missing files after the scan */
     int rebuilt; /* of those, rebuilt */
     int files;   /* application files in the dataset */
+    int left;    /* ranks whose files are left to their nodes to place */
 } dsindex_report_t;
+
+/* DSINDEX_NODES_PLACE: the nodes that copied the dataset are waiting for the
+ * verdict and each moves the files of its landed ranks to their own paths
+ * (scavenge_place): the indexer places only the other ranks (rebuilt, or
+ * recorded by an older scavenge), and the dataset is marked PLACED by the
+ * next fetch, which finds the files there.  Without it, or when some name
+ * is already taken on the prefix (the older dataset naming it must leave
+ * the index first, place_all), the indexer places every file. */
+enum { DSINDEX_NODES_PLACE = 1 };
 
 /* Returns 0 when the dataset is complete and indexed; -1 with err naming the
  * ranks that are missing and why they could not be rebuilt (the dataset is
  * then recorded as incomplete and never fetched). */
-int dsindex_dataset(const char *prefix, int id, dsindex_report_t *rep, scr_error_t *err);
+int dsindex_dataset(const char *prefix, int id, int flags, dsindex_report_t *rep,
+                    scr_error_t *err);
 
 /* Complete what an epilog could not: for every <prefix>/.scr/scavenge.<job>
  * file without an INDEXER, last written more than grace seconds ago (its

@@ -103,8 +103,8 @@ kvtree_t *dsrec_user_meta(const kvtree_elem_t *e)
     return type && strcmp(type, FM_TYPE_USER) == 0 ? m : NULL;
 }
 
-/* rk's application files, all (dsetdir NULL) or those in dsetdir as
- * regular files of their recorded size */
+/* rk's application files with safe names, all (dsetdir NULL) or those in
+ * dsetdir as regular files of their recorded size */
 static int dsrec_count(const char *dsetdir, const kvtree_t *rk)
 {
     int have = 0;
@@ -115,15 +115,15 @@ static int dsrec_count(const char *dsetdir, const kvtree_t *rk)
         uint64_t size = 0;
         struct stat st;
         char path[8400];
-        if (!m)
+        if (!m || !path_is_safe_relative(rel))
             continue;
         if (!dsetdir) {
             have++;
             continue;
         }
         snprintf(path, sizeof(path), "%s/%s", dsetdir, rel);
-        if (path_is_safe_relative(rel) && kvtree_util_get_u64(m, "SIZE", &size) == 0 &&
-            lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size)
+        if (kvtree_util_get_u64(m, "SIZE", &size) == 0 && lstat(path, &st) == 0 &&
+            S_ISREG(st.st_mode) && (uint64_t)st.st_size == size)
             have++;
     }
     return have;
@@ -149,7 +149,21 @@ int dsrec_rank_listed(const kvtree_t *rk)
 
 int dsrec_rank_ok(const char *dsetdir, const kvtree_t *rk)
 {
-    return dsrec_all(rk, dsrec_count(dsetdir, rk));
+    return dsrec_all(rk, dsrec_count(dsrec_rank_landed(rk) ? NULL : dsetdir, rk));
+}
+
+int dsrec_rank_landed(const kvtree_t *rk)
+{
+    int landed = 0;
+    return kvtree_util_get_int(rk, DSREC_LANDED, &landed) == 0 && landed == 1;
+}
+
+int dsrec_rank_taken(const kvtree_t *rk)
+{
+    int taken = -1;
+    if (!dsrec_rank_landed(rk) || kvtree_util_get_int(rk, DSREC_TAKEN, &taken) < 0)
+        return -1;
+    return taken != 0;
 }
 
 /* 1 if name is one of the record files */

@@ -49,8 +49,24 @@ int dsrec_user_files(const kvtree_t *rk);
 /* 1 if rank record rk lists all FILES of the rank's application files: the
  * scavenge copied every one of them */
 int dsrec_rank_listed(const kvtree_t *rk);
-/* 1 if, besides, each is in dsetdir as a regular file of its recorded size */
+/* 1 if, besides, each is in dsetdir as a regular file of its recorded size:
+ * looked at, unless the record is landed (below) */
 int dsrec_rank_ok(const char *dsetdir, const kvtree_t *rk);
+
+/* What the node that copied a rank says of it, so that the indexer need not
+ * look at each of the dataset's files itself (bench/README.md, scale model
+ * item 3): LANDED 1, every file listed landed on the prefix at its recorded
+ * size and CRC32 (the node compared them before the rename); TAKEN 1, one
+ * of them already had a file at its own path on the prefix (an older
+ * dataset's).  Records without them (rebuilt ranks, older scavenges) are
+ * looked at as before.  The node of a landed rank also moves its files to
+ * their own paths once the dataset is indexed complete (scavenge_place). */
+#define DSREC_LANDED "LANDED"
+#define DSREC_TAKEN "TAKEN"
+/* 1 if rank record rk is landed */
+int dsrec_rank_landed(const kvtree_t *rk);
+/* TAKEN of a landed rank record; -1 when it does not say */
+int dsrec_rank_taken(const kvtree_t *rk);
 
 /* fn(rank, record of that rank, arg) for each rank entry of dataset id in
  * every record file of dsetdir, one file at a time (a rank may come more

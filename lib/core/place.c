@@ -63,9 +63,14 @@ int place_file(const char *prefix, const char *dir, const char *rel, scr_error_t
     free(parent);
     if (rc < 0)
         return -1;
-    /* rename replaces a link at to, never follows it */
-    if (rename(from, to) < 0)
+    /* rename replaces a link at to, never follows it.  Two nodes holding a
+     * rank (its own and its partner's) may both place it: the later one
+     * finds it gone and at its own path. */
+    if (rename(from, to) < 0) {
+        if (errno == ENOENT && lstat(from, &st) < 0 && lstat(to, &st) == 0)
+            return 0;
         return errprintf(err, "rename %s to %s: %s", from, to, strerror(errno));
+    }
     /* the staging area's directories go once they are empty */
     place_rmdir_up(from, strlen(prefix) + 1 + strlen(dir));
     return 0;

@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < f.nids; i++) {
         dsindex_report_t rep;
         scr_error_t err = {""};
-        if (dsindex_dataset(prefix, f.ids[i], &rep, &err) == 0)
+        if (dsindex_dataset(prefix, f.ids[i], 0, &rep, &err) == 0)
             check_indexed(prefix, f.ids[i], &rep);
         else if (!err.text[0])
             fuzz_fail("a failed index must say why");

@@ -97,6 +97,21 @@ check "XOR: the nodes removed their records once the dataset was indexed" \
 	test "$(records 'node.*.scrfilemap')" -eq 0
 check "XOR: none per rank" test "$(records '[0-9]*.scrfilemap')" -eq 0
 check "XOR: the rebuilt ranks in one record of their own" test "$(records rebuilt.scrfilemap)" -eq 1
+# the indexer places the two ranks it rebuilt and leaves the other six to
+# the nodes that copied them, which place theirs after the verdict (ranks 3
+# and 7 write no file: 12 files)
+check "XOR: the indexer left the six copied ranks to their nodes" \
+	has "$pfs/.scr/log" 'event=INDEX .*rebuilt=2 files=12 left=6 ok=1'
+check "XOR: each live node placed its ranks' files" \
+	test "$(grep -c 'event=PLACE .*files=[24] failed=0' "$pfs/.scr/log")" -eq 3
+own_paths() { # every file of step 6 at its own path, none left staged
+	local r f
+	for r in 0 1 2 4 5 6; do
+		for f in 0 1; do test -f "$pfs/ckpt/rank_${r}_f$f.dat" || return 1; done
+	done
+	test -z "$(find "$pfs" -path '*scr.dataset.*/ckpt/*' -type f)"
+}
+check "XOR: every file at its own path before any restart" own_paths
 shm=$("$simnode" shm "$sim_dir")
 check "XOR: the epilogs removed the caches" test ! -e "$shm/node1/root/scr.4242" -a ! -e "$shm/node4/root/scr.4242"
 check "XOR: which had been there" test -d "$shm/node1/root"
@@ -112,6 +127,8 @@ rm -rf "$sub"
 check "PARTNER: the second round copied the partner copies" has "$out/epilogs" "rank [23]'s own node did not copy it"
 check "PARTNER: and no others (their nodes' records list them)" hasnt "$out/epilogs" "rank [014567]'s own node did not copy it"
 check "PARTNER: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'
+check "PARTNER: every rank left to the node that copied it" has "$pfs/.scr/log" 'event=INDEX .*left=8 ok=1'
+check "PARTNER: every file at its own path, the partner copies too" own_paths
 check "PARTNER: a new job restarts from the prefix" restart_from_prefix
 check "PARTNER: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_node.c - node storage (prolog/node.c), privilege-dropping runs
  * (privs.c), the job settings (jobopts.c), the serial rank2file writer and
- * the indexer (dsindex.c) and the scavenge's node records (dsrec.c) */
+ * the indexer (dsindex.c), the scavenge's node records (dsrec.c) and the
+ * nodes' own placement (scavenge_place) */
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -18,7 +19,9 @@
 #include "node.h"
 #include "pfs.h"
 #include "privs.h"
+#include "place.h"
 #include "r2f.h"
+#include "scavenge.h"
 #include "tap.h"
 
 static char base[256];
@@ -229,7 +232,7 @@ static void test_dsindex_ranks(void)
     kvtree_write_file(p, fm, NULL);
     snprintf(p, sizeof(p), "%s/pfs", base);
     time_t t0 = time(NULL);
-    ok(dsindex_dataset(p, 1, &rep, &err) < 0 && strstr(err.text, "100000000 ranks") &&
+    ok(dsindex_dataset(p, 1, 0, &rep, &err) < 0 && strstr(err.text, "100000000 ranks") &&
            time(NULL) - t0 < 10,
        "a filemap claiming 100000000 ranks, one scavenged: refused (%s)", err.text);
     kvtree_delete(&fm);
@@ -312,7 +315,7 @@ static void test_dsindex_records(void)
     ok(strstr(p, "/.scr/node.node_B_x.scrfilemap") != NULL,
        "a host's '/' and ' ' become '_' in its record's name (%s)", p);
     dsrec_node_write(d, "node/B x", b, NULL);
-    int rc = dsindex_dataset(pfs, 2, &rep, &err);
+    int rc = dsindex_dataset(pfs, 2, 0, &rep, &err);
     ok(rc == 0 && rep.ranks == 2 && rep.missing == 0 && rep.files == 2,
        "rank 1 in two records, whole in one: indexed complete (ranks %d missing %d "
        "files %d%s%s)",
@@ -326,7 +329,7 @@ static void test_dsindex_records(void)
     if (stage_dataset(pfs, 3, "abcdefg", d, sizeof(d)) < 0)
         return;
     dsrec_node_write(d, "nodeA", a, NULL);
-    rc = dsindex_dataset(pfs, 3, &rep, &err);
+    rc = dsindex_dataset(pfs, 3, 0, &rep, &err);
     kvtree_t *index = kvtree_new();
     index_read(pfs, index, NULL);
     ok(rc == 0 && strcmp(slurp(p, text, sizeof(text)), "abcdefg") == 0 &&
@@ -335,6 +338,103 @@ static void test_dsindex_records(void)
        "the index (rank_1.dat: '%s'%s%s)",
        text, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
     kvtree_delete(&index);
+    kvtree_delete(&a);
+    kvtree_delete(&b);
+}
+
+/* landed record rk (as scavenge_rank marks one) */
+static void record_landed(kvtree_t *rk, int taken)
+{
+    kvtree_util_set_int(rk, DSREC_LANDED, 1);
+    kvtree_util_set_int(rk, DSREC_TAKEN, taken);
+}
+
+/* 1 if dataset id of pfs's index is marked PLACED */
+static int index_placed(const char *pfs, int id)
+{
+    char name[64];
+    kvtree_t *index = kvtree_new();
+    index_read(pfs, index, NULL);
+    pfs_dset_name(id, name, sizeof(name));
+    int placed = kvtree_getf(index, "DSET %d", id) && place_done(index, id, name);
+    kvtree_delete(&index);
+    return placed;
+}
+
+/* Landed records (dsrec.h): the indexer believes them without looking at
+ * the files and, told the nodes place their own (DSINDEX_NODES_PLACE),
+ * leaves those ranks' files staged; each node then places what its record
+ * lists (scavenge_place), twice without harm; PLACED waits for the next
+ * fetch.  A rank some node says has a taken name sends every file through
+ * the indexer's supersede (place_all) instead. */
+static void test_dsindex_landed(void)
+{
+    char pfs[512], d[4200], p[4400], q[4400], text[16];
+    scr_error_t err = {""};
+    dsindex_report_t rep;
+    struct stat st;
+    snprintf(pfs, sizeof(pfs), "%s/pfs5", base);
+    if (stage_dataset(pfs, 5, "1234567", d, sizeof(d)) < 0)
+        return;
+    kvtree_t *a = kvtree_new(), *b = kvtree_new();
+    record_rank(a, 5, 0, 1);
+    record_landed(kvtree_getf(a, "RANK 0 DSET 5"), 0);
+    record_rank(b, 5, 1, 1); /* not landed: an older scavenge's record */
+    kvtree_t *c = kvtree_new();
+    record_rank(c, 5, 0, 1);
+    snprintf(q, sizeof(q), "%s/rank_0.dat", d);
+    ok(unlink(q) == 0 && dsrec_rank_ok(d, kvtree_getf(a, "RANK 0 DSET 5")) &&
+           !dsrec_rank_ok(d, kvtree_getf(c, "RANK 0 DSET 5")),
+       "dsrec_rank_ok believes a landed record without looking at its file, not another");
+    kvtree_delete(&c);
+    FILE *f = fopen(q, "w");
+    if (f)
+        fputs("1234567", f), fclose(f);
+    dsrec_node_write(d, "nodeA", a, NULL);
+    dsrec_node_write(d, "nodeB", b, NULL);
+    int rc = dsindex_dataset(pfs, 5, DSINDEX_NODES_PLACE, &rep, &err);
+    snprintf(p, sizeof(p), "%s/rank_0.dat", pfs);
+    ok(rc == 0 && rep.missing == 0 && rep.left == 1 && lstat(q, &st) == 0 &&
+           lstat(p, &st) < 0,
+       "indexed with the nodes placing: the landed rank 0 left staged (left %d%s%s)",
+       rep.left, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
+    snprintf(p, sizeof(p), "%s/rank_1.dat", pfs);
+    ok(strcmp(slurp(p, text, sizeof(text)), "1234567") == 0,
+       "the indexer placed rank 1, whose record is not landed ('%s')", text);
+    ok(!index_placed(pfs, 5), "not marked PLACED while a node still has files to place");
+    int placed = -1, bad = scavenge_place(pfs, "nodeA", 5, &placed);
+    snprintf(p, sizeof(p), "%s/rank_0.dat", pfs);
+    ok(bad == 0 && placed == 1 && strcmp(slurp(p, text, sizeof(text)), "1234567") == 0 &&
+           lstat(q, &st) < 0,
+       "nodeA placed its rank's file (placed %d, bad %d, '%s')", placed, bad, text);
+    bad = scavenge_place(pfs, "nodeA", 5, &placed);
+    ok(bad == 0 && placed == 1, "placing again finds it there (placed %d, bad %d)", placed,
+       bad);
+    bad = scavenge_place(pfs, "nodeB", 5, &placed);
+    ok(bad == 0 && placed == 0, "nodeB's record is not landed: nothing of it to place (%d)",
+       placed);
+
+    /* dataset 6 reuses the names, and a node saw rank_1.dat taken */
+    kvtree_clear(a);
+    record_rank(a, 6, 0, 1);
+    record_rank(a, 6, 1, 1);
+    record_landed(kvtree_getf(a, "RANK 0 DSET 6"), 0);
+    record_landed(kvtree_getf(a, "RANK 1 DSET 6"), 1);
+    if (stage_dataset(pfs, 6, "abcdefg", d, sizeof(d)) < 0)
+        return;
+    dsrec_node_write(d, "nodeA", a, NULL);
+    rc = dsindex_dataset(pfs, 6, DSINDEX_NODES_PLACE, &rep, &err);
+    kvtree_t *index = kvtree_new();
+    index_read(pfs, index, NULL);
+    snprintf(p, sizeof(p), "%s/rank_0.dat", pfs);
+    ok(rc == 0 && rep.left == 0 && strcmp(slurp(p, text, sizeof(text)), "abcdefg") == 0 &&
+           !kvtree_getf(index, "DSET 5") && index_placed(pfs, 6),
+       "a name taken: the indexer superseded 5 and placed every file itself, PLACED "
+       "(left %d, '%s'%s%s)",
+       rep.left, text, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
+    kvtree_delete(&index);
+    bad = scavenge_place(pfs, "nodeA", 6, &placed);
+    ok(bad == 0 && placed == 2, "the node's placement then finds them there (%d)", placed);
     kvtree_delete(&a);
     kvtree_delete(&b);
 }
@@ -377,7 +477,7 @@ static void test_dsindex_tree(void)
         dsrec_node_write(d, host, rec, NULL);
         kvtree_delete(&rec);
     }
-    int rc = dsindex_dataset(pfs, 4, &rep, &err);
+    int rc = dsindex_dataset(pfs, 4, 0, &rep, &err);
     kvtree_t *all = kvtree_new();
     int read = r2f_read_all(d, all, &err), whole = 0, level0 = 0;
     for (int r = 0; r < ranks; r++)
@@ -510,6 +610,7 @@ int main(void)
     test_jobopts();
     test_dsindex_ranks();
     test_dsindex_records();
+    test_dsindex_landed();
     test_dsindex_parts();
     test_dsindex_tree();
     if (geteuid() == 0 && (pw = getpwnam("nobody"))) {

@@ -1358,8 +1358,10 @@ static int step_index_scan(const model_case_t *c, long n, result_t *r)
     r->m[M_WRITTEN] += index_bytes(prefix);
     model_rmtree(prefix);
     if (rc < 0 || model_expect(rep.ranks == n, "ranks indexed", rep.ranks, n) < 0 ||
-        model_expect(rep.files == n * c->fpr, "files indexed", rep.files, n * c->fpr) < 0 ||
-        model_expect(rep.left == n, "ranks left to their nodes to place", rep.left, n) < 0)
+        model_expect(rep.files == n * c->fpr, "files indexed", rep.files, n * c->fpr) <
+            0 ||
+        model_expect(rep.left == n, "ranks left to their nodes to place", rep.left, n) <
+            0)
         return -1;
     model_by_indexer(r, n);
     /* it reads one node's record at a time (dsrec_each), keeping a byte of
@@ -1405,7 +1407,8 @@ static int step_scavenge_node(const model_case_t *c, long n, result_t *r)
     if (model_expect(id == MODEL_ID, "dataset picked", id, MODEL_ID) < 0 ||
         model_expect(s.files == c->rpn * c->fpr && !s.failed, "files scavenged", s.files,
                      c->rpn * c->fpr) < 0 ||
-        model_expect(placed == c->rpn * c->fpr, "files placed", placed, c->rpn * c->fpr) < 0 ||
+        model_expect(placed == c->rpn * c->fpr, "files placed", placed, c->rpn * c->fpr) <
+            0 ||
         model_expect(files >= 1 && files <= 1 + bytes / (DSREC_PART_BYTES / 2),
                      "node record parts written", (long)files, 1) < 0)
         return -1;

@@ -120,8 +120,9 @@ int lifecycle_index(const jobopts_t *o, int id, int flags)
     else
         log_msg("index: dataset %d of job %s is complete on %s (%d ranks, %d rebuilt)",
                 id, o->jobid, o->prefix, rep.ranks, rep.rebuilt);
-    epilog_event(o, "INDEX", "dset=%d ranks=%d missing=%d rebuilt=%d files=%d left=%d ok=%d",
-                 id, rep.ranks, rep.missing, rep.rebuilt, rep.files, rep.left, rc == 0);
+    epilog_event(o, "INDEX",
+                 "dset=%d ranks=%d missing=%d rebuilt=%d files=%d left=%d ok=%d", id,
+                 rep.ranks, rep.missing, rep.rebuilt, rep.files, rep.left, rc == 0);
     return rc;
 }
 

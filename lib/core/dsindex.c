@@ -36,7 +36,8 @@ typedef struct {
     kvtree_t *dset;     /* the first record's DSETDESC */
     int files;          /* application files in each rank's first record */
     int oom;
-    int flags; /* DSINDEX_* */
+    int flags;                /* DSINDEX_* */
+    long long picked, landed; /* ranks in the tree, of those landed */
 } dsscan_t;
 
 /* rank r's flags, or NULL for a rank outside the dataset.  The array grows
@@ -342,6 +343,8 @@ static int ds_r2f_rank(int r, const kvtree_t *rk, void *arg)
     dsr2f_t *w = arg;
     if (!ds_pick(w->d, r, rk))
         return 0;
+    w->d->picked++;
+    w->d->landed += dsrec_rank_landed(rk);
     kvtree_t *entry = ds_r2f_entry(w, r, rk);
     size_t n = kvtree_pack_size(entry);
     if (w->bytes > 0 && w->bytes + n > R2F_BUCKET && ds_r2f_flush(w) < 0)
@@ -426,6 +429,11 @@ static int ds_place(dsscan_t *d, const char *prefix, const char *name, int clash
                      : place_all(prefix, d->id, name, all, err);
         kvtree_delete(&all);
         return rc;
+    }
+    /* every rank landed: all are the nodes' to place, no record to read */
+    if ((d->flags & DSINDEX_NODES_PLACE) && d->landed == d->picked) {
+        *left = (int)d->landed;
+        return 0;
     }
     dsplace_t p = {d, prefix, name, 0, 0, err};
     ds_undone(d);

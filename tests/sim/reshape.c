@@ -22,6 +22,9 @@
  *
  *   --steps N --every K --total T --mode M --expect-restart S (0: none)
  *   --die-after S (every rank exits at once after checkpoint S completes)
+ *   --probe A,B,... (in a restart through SCR's API, rank 0 routes
+ *   ckpt.<step>/A, ... and says which were routed: files the dataset did
+ *   not write)
  *
  * Lines the tests look for start with "reshape:".  Exits 0 when it reached
  * --steps with every check passed.
@@ -43,7 +46,7 @@
 static struct {
     int rank, ranks, steps, every, expect, read_step, die_after;
     long total;
-    const char *mode;
+    const char *mode, *probe;
 } app = {.steps = 6,
          .every = 2,
          .expect = -1,
@@ -289,6 +292,23 @@ static int restore(int step, int *writers)
     return bad == 0;
 }
 
+/* rank 0 routes each name of --probe in checkpoint step's directory */
+static void probe(int step)
+{
+    char list[512], *save = NULL;
+    if (!app.probe || app.rank != 0)
+        return;
+    snprintf(list, sizeof(list), "%s", app.probe);
+    for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+        char rel[600], path[SCR_MAX_FILENAME];
+        snprintf(rel, sizeof(rel), "ckpt.%d/%s", step, n);
+        if (SCR_Route_file(rel, path) == SCR_SUCCESS)
+            printf("reshape: probe %s routed to %s\n", rel, path);
+        else
+            printf("reshape: probe %s not routed\n", rel);
+    }
+}
+
 /* the step to continue from (0: the beginning) */
 static int restart(void)
 {
@@ -308,6 +328,7 @@ static int restart(void)
             return 0;
         if (SCR_Start_restart(name) != SCR_SUCCESS || sscanf(name, "ckpt.%d", &step) != 1)
             die("SCR_Start_restart", name);
+        probe(step);
         ok = restore(step, &writers);
         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
         if (SCR_Complete_restart(all) != SCR_SUCCESS || !all)
@@ -340,6 +361,8 @@ int main(int argc, char **argv)
             app.read_step = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--die-after"))
             app.die_after = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--probe"))
+            app.probe = argv[i + 1];
         else
             die("unknown option", argv[i]);
     }

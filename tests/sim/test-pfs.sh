@@ -214,6 +214,28 @@ wipe_all
 check "SCR_PREFIX_SIZE=2: a new run restarts from the newest" \
 	sim_run "$out/p2" "$ALL" "$ex" --steps 8 --size 100000 --expect-restart 8 "${CD[@]}"
 
+# ---- SCR_PREFIX_SIZE when a kept checkpoint names a dropped one's files:
+# the user removed checkpoint 1's files from their own paths, so the next
+# job's checkpoint with the same names took none of them over (nothing to
+# supersede) and both are in the index.  Dropping 1 must leave the files
+# that 2 names too (flush_prune: a name a kept dataset has stays) ----
+sim_setup 4
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+check "kept name: a checkpoint flushed, its names reused by the next job" \
+	sim_run "$out/k1" "$ALL" "$ex" --steps 2 --size 100000
+rm -rf "$pfs/ckpt" # the user's doing
+wipe_all
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1 -x SCR_FETCH=0 -x SCR_PREFIX_SIZE=1)
+check "kept name: a new job starts afresh and flushes the same names" \
+	sim_run "$out/k2" "$ALL" "$ex" --steps 2 --size 100000 --expect-restart 0
+check "kept name: the older checkpoint left the prefix" test ! -e "$pfs/.scr/scr.dataset.1"
+kept_files() { local r; for r in 0 1 2 4 5 6; do test -s "$pfs/ckpt/rank_${r}_f1.dat" || return 1; done; }
+check "kept name: the newer one's files, which the older one named too, stay" kept_files
+wipe_all
+SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
+check "kept name: a new run restarts from it, every byte verified" \
+	sim_run "$out/k3" "$ALL" "$ex" --steps 4 --size 100000 --expect-restart 2
+
 # ---- halt conditions ----
 sim_setup 4
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=0)

@@ -182,8 +182,21 @@ sim_setup 5
 SIM_ENV=("${BASE[@]}" -x SCR_FLUSH=1)
 check "(e) file per process, 8 ranks, cached and flushed" \
 	sim_run "$out/e5" "$ALL" "$rs" --steps 4 --total 250000
+# a file the dataset did not write, put beside its files on the prefix: a
+# restart from the prefix routes any file at its own path (it checks the
+# dataset's own files, not what else is there); a name on no path is not
+echo "the user's note" >"$pfs/ckpt.4/note.txt"
 SIM_NP=6 check "(e) 6 ranks in the same job: the cache is left alone, the prefix serves" \
-	sim_run "$out/e6" "node1:2,node2:2,node3:2" "$rs" --steps 6 --total 250000 --expect-restart 4
+	sim_run "$out/e6" "node1:2,node2:2,node3:2" "$rs" --steps 6 --total 250000 --expect-restart 4 \
+	--probe note.txt,absent.dat,part_7.dat
+check "(e) 8 -> 6: a file at its own path the dataset did not write is routed there" \
+	has "$out/e6" "probe ckpt.4/note.txt routed to $pfs/ckpt.4/note.txt"
+check "(e) 8 -> 6: a name on no path is not routed" \
+	has "$out/e6" "probe ckpt.4/absent.dat not routed"
+check "(e) 8 -> 6: and SCR says why, naming it" \
+	has "$out/e6" "SCR_Route_file: ckpt.4/absent.dat is not part of restart dataset"
+check "(e) 8 -> 6: a file of the dataset beyond the 6 ranks is routed" \
+	has "$out/e6" "probe ckpt.4/part_7.dat routed to $pfs/ckpt.4/part_7.dat"
 check "(e) it said why in one line" has "$out/e6" "holds dataset 2 \(ckpt.4\) of 8 ranks; this job has 6 ranks and leaves that cache"
 check "(e) 8 -> 6: every value verified" has "$out/e6" "restarted from ckpt.4 on 6 ranks \(written by 8\)"
 wipe_all

@@ -408,11 +408,11 @@ static void test_dsindex_landed(void)
            lstat(q, &st) < 0,
        "nodeA placed its rank's file (placed %d, bad %d, '%s')", placed, bad, text);
     bad = scavenge_place(pfs, "nodeA", 5, &placed);
-    ok(bad == 0 && placed == 1, "placing again finds it there (placed %d, bad %d)", placed,
-       bad);
+    ok(bad == 0 && placed == 1, "placing again finds it there (placed %d, bad %d)",
+       placed, bad);
     bad = scavenge_place(pfs, "nodeB", 5, &placed);
-    ok(bad == 0 && placed == 0, "nodeB's record is not landed: nothing of it to place (%d)",
-       placed);
+    ok(bad == 0 && placed == 0,
+       "nodeB's record is not landed: nothing of it to place (%d)", placed);
 
     /* dataset 6 reuses the names, and a node saw rank_1.dat taken */
     kvtree_clear(a);
@@ -434,7 +434,8 @@ static void test_dsindex_landed(void)
        rep.left, text, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
     kvtree_delete(&index);
     bad = scavenge_place(pfs, "nodeA", 6, &placed);
-    ok(bad == 0 && placed == 2, "the node's placement then finds them there (%d)", placed);
+    ok(bad == 0 && placed == 2, "the node's placement then finds them there (%d)",
+       placed);
     kvtree_delete(&a);
     kvtree_delete(&b);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dsindex.h"
 #include "dsrec.h"
@@ -38,7 +39,10 @@ typedef struct {
     int oom;
     int flags;                /* DSINDEX_* */
     long long picked, landed; /* ranks in the tree, of those landed */
+    struct dsr2f *w;          /* the tree being written as the records pass */
 } dsscan_t;
+
+static int ds_r2f_add(struct dsr2f *w, int r, const kvtree_t *rk);
 
 /* rank r's flags, or NULL for a rank outside the dataset.  The array grows
  * with the highest rank seen, not with what a record claims RANKS is. */
@@ -62,7 +66,11 @@ static unsigned char *ds_flags(dsscan_t *d, int r)
     return &d->st[r];
 }
 
-/* pass 1: which ranks have a whole record, which more than one */
+/* Pass 1: which ranks have a whole record, which more than one; and the
+ * first whole record of each rank goes into the rank2file tree at once
+ * (the first in the order the records are read, as any later pass would
+ * take it): reading every node's record twice was half the indexer's work
+ * (bench/README.md). */
 static int ds_inspect(int r, const kvtree_t *rk, void *arg)
 {
     dsscan_t *d = arg;
@@ -84,9 +92,10 @@ static int ds_inspect(int r, const kvtree_t *rk, void *arg)
         d->distinct++;
         d->files += dsrec_user_files(rk);
     }
-    if (!(*f & DS_OK) && dsrec_rank_ok(d->dsetdir, rk))
-        *f |= DS_OK;
-    return 0;
+    if ((*f & DS_DONE) || !dsrec_rank_ok(d->dsetdir, rk))
+        return 0;
+    *f |= DS_OK | DS_DONE;
+    return d->w ? ds_r2f_add(d->w, r, rk) : 0;
 }
 
 /* ranks without a whole record, as "3,5,..." in buf; returns how many */
@@ -275,16 +284,17 @@ static int ds_rebuild(dsscan_t *d, int *rebuilt)
     return bad ? -1 : 0;
 }
 
-/* pass 4: the rank2file tree written as the records stream by: level 0
+/* The rank2file tree written as the records stream by (pass 1): level 0
  * files of whole ranks up to R2F_BUCKET bytes each, named by their first
  * rank, which is also the rank that reads the file (r2f.h) */
-typedef struct {
+typedef struct dsr2f {
     dsscan_t *d;
     const char *prefix;
     kvtree_t *bucket; /* RANK <r> FILE ... of the level 0 file being filled */
     size_t bytes;
     int writer;     /* its first rank */
-    kvtree_t **ptr; /* [ranks]: the pointer to each level 0 file, by writer */
+    kvtree_t **ptr; /* [cap]: the pointer to each level 0 file, by writer */
+    int cap;
     int last, count, files, clash, rc;
     scr_error_t *err;
 } dsr2f_t;
@@ -301,6 +311,17 @@ static int ds_r2f_flush(dsr2f_t *w)
     kvtree_delete(&file);
     kvtree_clear(w->bucket);
     w->bytes = 0;
+    if (w->writer >= w->cap) { /* the array grows with the ranks written */
+        int cap = w->cap;
+        while (cap <= w->writer)
+            cap = cap > w->d->ranks / 2 ? w->d->ranks : cap * 2;
+        kvtree_t **ptr = realloc(w->ptr, (size_t)cap * sizeof(*ptr));
+        if (!ptr)
+            return errprintf(w->err, "out of memory");
+        memset(ptr + w->cap, 0, (size_t)(cap - w->cap) * sizeof(*ptr));
+        w->ptr = ptr;
+        w->cap = cap;
+    }
     w->ptr[w->writer] = r2f_entry_pointer(0, w->writer);
     w->last = w->writer;
     w->count++;
@@ -338,11 +359,8 @@ static kvtree_t *ds_r2f_entry(dsr2f_t *w, int r, const kvtree_t *rk)
     return entry;
 }
 
-static int ds_r2f_rank(int r, const kvtree_t *rk, void *arg)
+static int ds_r2f_add(dsr2f_t *w, int r, const kvtree_t *rk)
 {
-    dsr2f_t *w = arg;
-    if (!ds_pick(w->d, r, rk))
-        return 0;
     w->d->picked++;
     w->d->landed += dsrec_rank_landed(rk);
     kvtree_t *entry = ds_r2f_entry(w, r, rk);
@@ -363,31 +381,62 @@ static int ds_r2f_rank(int r, const kvtree_t *rk, void *arg)
 static int dsindex_r2f_up(const char *dsetdir, int ranks, kvtree_t **entry, int level,
                           int last, scr_error_t *err);
 
-/* the tree of every rank picked; *files, *clash as ds_r2f_entry found */
-static int ds_write_r2f(dsscan_t *d, const char *prefix, int *files, int *clash,
-                        scr_error_t *err)
+static void ds_r2f_begin(dsr2f_t *w, dsscan_t *d, const char *prefix, scr_error_t *err)
 {
-    dsr2f_t w = {d,  prefix, kvtree_new(),
-                 0,  0,      calloc((size_t)d->ranks, sizeof(kvtree_t *)),
-                 -1, 0,      0,
-                 0,  0,      err};
-    if (!w.ptr)
-        return kvtree_delete(&w.bucket), errprintf(err, "out of memory");
-    int rc = dsrec_each(d->dsetdir, d->id, ds_r2f_rank, &w, err);
-    if (rc == 0 && ds_r2f_flush(&w) < 0)
-        rc = -1;
-    kvtree_delete(&w.bucket);
-    *files = w.files;
-    *clash = w.clash;
-    if (rc == 0 && w.count == 0)
+    memset(w, 0, sizeof(*w));
+    w->d = d;
+    w->prefix = prefix;
+    w->bucket = kvtree_new();
+    w->last = -1;
+    w->err = err;
+    w->cap = 1024;
+    w->ptr = calloc((size_t)w->cap, sizeof(kvtree_t *));
+    d->w = w->bucket && w->ptr ? w : NULL;
+}
+
+/* the level 0 files written so far go again: the dataset is incomplete */
+static void ds_r2f_abort(dsr2f_t *w)
+{
+    for (int r = 0; w->ptr && r < w->cap; r++) {
+        char rel[128], path[4400];
+        if (!w->ptr[r])
+            continue;
+        r2f_name(0, r, 0, rel, sizeof(rel));
+        snprintf(path, sizeof(path), "%s/%s", w->d->dsetdir, rel);
+        unlink(path);
+        kvtree_delete(&w->ptr[r]);
+    }
+    free(w->ptr);
+    w->ptr = NULL;
+    kvtree_delete(&w->bucket);
+    w->d->w = NULL;
+}
+
+/* the last level 0 file and the levels above; *files, *clash as
+ * ds_r2f_entry found */
+static int ds_r2f_finish(dsr2f_t *w, int *files, int *clash, scr_error_t *err)
+{
+    dsscan_t *d = w->d;
+    if (!d->w)
+        return ds_r2f_abort(w), errprintf(err, "out of memory");
+    int rc = w->rc < 0 || ds_r2f_flush(w) < 0 ? -1 : 0;
+    *files = w->files;
+    *clash = w->clash;
+    if (rc == 0 && w->count == 0)
         rc = errprintf(err, "%s: no rank to index", d->dsetdir);
-    if (rc == 0) /* levels above, as dsindex_write_r2f writes them */
-        return dsindex_r2f_up(d->dsetdir, d->ranks, w.ptr, 1, w.count > 1 ? -1 : w.last,
-                              err);
-    for (int r = 0; r < d->ranks; r++)
-        kvtree_delete(&w.ptr[r]);
-    free(w.ptr);
-    return -1;
+    kvtree_t **ptr = rc == 0 ? calloc((size_t)d->ranks, sizeof(*ptr)) : NULL;
+    if (!ptr) {
+        ds_r2f_abort(w);
+        return rc < 0 ? -1 : errprintf(err, "out of memory");
+    }
+    for (int r = 0; r < w->cap && r < d->ranks; r++)
+        ptr[r] = w->ptr[r];
+    free(w->ptr);
+    w->ptr = NULL;
+    kvtree_delete(&w->bucket);
+    d->w = NULL;
+    /* levels above, as dsindex_write_r2f writes them */
+    return dsindex_r2f_up(d->dsetdir, d->ranks, ptr, 1, w->count > 1 ? -1 : w->last, err);
 }
 
 /* pass 5: each picked rank's files moved to their own paths */
@@ -458,7 +507,7 @@ static int ds_complete(dsscan_t *d, const char *prefix, const char *name,
                        dsindex_report_t *rep, scr_error_t *err)
 {
     int clash = 0;
-    if (ds_write_r2f(d, prefix, &rep->files, &clash, err) < 0)
+    if (ds_r2f_finish(d->w, &rep->files, &clash, err) < 0)
         return -1;
     fault_point("dsindex.r2f", -1); /* no summary yet */
     kvtree_t *dset = ds_desc(d, rep->files);
@@ -491,6 +540,8 @@ int dsindex_dataset(const char *prefix, int id, int flags, dsindex_report_t *rep
     pfs_dset_name(id, name, sizeof(name));
     memset(rep, 0, sizeof(*rep));
     dsscan_t d = {.dsetdir = dsetdir, .id = id, .flags = flags};
+    dsr2f_t w;
+    ds_r2f_begin(&w, &d, prefix, err);
     int rc = dsrec_each(dsetdir, id, ds_inspect, &d, err);
     if (rc == 0 && !d.dset)
         rc = errprintf(err, "%s: no rank filemaps with a rank count", dsetdir);
@@ -519,6 +570,8 @@ int dsindex_dataset(const char *prefix, int id, int flags, dsindex_report_t *rep
     } else if (rc == 0) {
         rc = ds_complete(&d, prefix, name, rep, err);
     }
+    if (d.w) /* not complete: no tree */
+        ds_r2f_abort(&w);
     kvtree_delete(&d.dset);
     free(d.st);
     return rc;

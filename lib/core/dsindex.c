@@ -304,7 +304,8 @@ static int ds_r2f_flush(dsr2f_t *w)
     if (w->bytes == 0)
         return 0;
     char rel[128], path[4400];
-    kvtree_t *file = r2f_file(0, kvtree_size(kvtree_get(w->bucket, "RANK")), w->bucket);
+    /* the bucket's entries move into the file, not copied */
+    kvtree_t *file = r2f_file_take(0, kvtree_extract(w->bucket, "RANK"));
     r2f_name(0, w->writer, 0, rel, sizeof(rel));
     snprintf(path, sizeof(path), "%s/%s", w->d->dsetdir, rel);
     int rc = kvtree_write_file(path, file, w->err);

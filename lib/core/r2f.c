@@ -67,6 +67,11 @@ kvtree_t *r2f_file_from(int level, kvtree_t *entries)
             free(key);
         }
     }
+    return r2f_file_take(level, ranks);
+}
+
+kvtree_t *r2f_file_take(int level, kvtree_t *ranks)
+{
     /* the keys in r2f_file's order, so the file is the same bytes */
     kvtree_t *t = kvtree_new(), *body = level == 0 ? kvtree_set(t, "RANK2FILE", NULL) : t;
     kvtree_util_set_int(body, "LEVEL", level);

@@ -37,6 +37,8 @@ kvtree_t *r2f_file(int level, int ranks, const kvtree_t *merged);
  * it moves into the file instead of copying (entries is left without them);
  * the file holds what r2f_file of their merge would */
 kvtree_t *r2f_file_from(int level, kvtree_t *entries);
+/* the same from ranks (<r> -> entry), which the file takes over */
+kvtree_t *r2f_file_take(int level, kvtree_t *ranks);
 
 /* Pure grouping of one level, for ranks 0..n-1 with entry sizes sizes[]
  * (0: no entry): writer[r] is the rank that writes r's entry (-1 if none).

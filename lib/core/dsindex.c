@@ -332,7 +332,7 @@ static int ds_r2f_flush(dsr2f_t *w)
 /* rank r's level 0 entry, RANK <r> FILE <rel> {SIZE, CRC} of rk's
  * application files (what r2f_entry_files makes, built in place); a clash
  * is a file already at its own path on the prefix (an older dataset's:
- * place_all) */
+ * place_supersede_staged) */
 static kvtree_t *ds_r2f_entry(dsr2f_t *w, int r, const kvtree_t *rk)
 {
     kvtree_t *entry = kvtree_new(), *out = kvtree_setf(entry, NULL, "RANK %d FILE", r);
@@ -466,20 +466,15 @@ static int ds_place_rank(int r, const kvtree_t *rk, void *arg)
 }
 
 /* Files of the dataset at their own paths (but those left to their nodes,
- * counted in *left).  When some name already held a file (an older
- * dataset's), place_all supersedes that dataset first, which needs every
- * name at once: then the tree just written is read whole. */
+ * counted in *left), after the older datasets that name one of them were
+ * superseded. */
 static int ds_place(dsscan_t *d, const char *prefix, const char *name, int clash,
                     int *left, scr_error_t *err)
 {
-    if (clash) {
-        kvtree_t *all = kvtree_new();
-        int rc = r2f_read_all(d->dsetdir, all, err) < 0
-                     ? -1
-                     : place_all(prefix, d->id, name, all, err);
-        kvtree_delete(&all);
-        return rc;
-    }
+    /* an older dataset naming one of its files leaves the index before any
+     * of them moves (reading that dataset's tree a file at a time) */
+    if (clash && place_supersede_staged(prefix, d->id, name, err) < 0)
+        return 1;
     /* every rank landed: all are the nodes' to place, no record to read */
     if ((d->flags & DSINDEX_NODES_PLACE) && d->landed == d->picked) {
         *left = (int)d->landed;

@@ -145,6 +145,27 @@ static int place_overlaps(const char *prefix, const char *dir, const kvtree_t *n
     return hit;
 }
 
+/* r2f_each: stop (1) at the first name that dataset dir (h->mine) holds a
+ * staged file of */
+typedef struct {
+    const char *mine;
+} place_hit_t;
+
+static int place_hit_staged(const kvtree_t *ranks, void *arg)
+{
+    const place_hit_t *h = arg;
+    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r))
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
+             f = kvtree_elem_next(f)) {
+            char path[8400];
+            struct stat st;
+            snprintf(path, sizeof(path), "%s/%s", h->mine, kvtree_elem_key(f));
+            if (lstat(path, &st) == 0)
+                return 1;
+        }
+    return 0;
+}
+
 /* 1 if dataset dir of index entry e is complete and staged (safe name) */
 static int place_complete_staged(kvtree_elem_t *e)
 {
@@ -216,6 +237,37 @@ int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error
     }
     kvtree_delete(&index);
     kvtree_delete(&names);
+    kvtree_delete(&older);
+    return gone;
+}
+
+int place_supersede_staged(const char *prefix, int id, const char *dir, scr_error_t *err)
+{
+    kvtree_t *index = kvtree_new(), *older = kvtree_new();
+    if (index_read(prefix, index, err) < 0 && errno != ENOENT) {
+        kvtree_delete(&index);
+        kvtree_delete(&older);
+        return -1;
+    }
+    char mine[4200];
+    snprintf(mine, sizeof(mine), "%s/%s", prefix, dir);
+    place_hit_t h = {mine};
+    int k = place_older_staged(index, id, older), gone = 0;
+    for (int i = 0; i < k; i++) {
+        kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
+        int other = atoi(kvtree_elem_key(d)), hit = 0;
+        for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR"));
+             e && !hit; e = kvtree_elem_next(e)) {
+            char odir[4200];
+            snprintf(odir, sizeof(odir), "%s/%s", prefix, kvtree_elem_key(e));
+            hit = r2f_each(odir, place_hit_staged, &h, NULL) == 1;
+        }
+        if (hit) {
+            place_drop(prefix, index, id, other);
+            gone++;
+        }
+    }
+    kvtree_delete(&index);
     kvtree_delete(&older);
     return gone;
 }

@@ -51,6 +51,13 @@ int place_all(const char *prefix, int id, const char *dir, const kvtree_t *files
  * files stay where they are.  Returns how many left, -1 on error. */
 int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error_t *err);
 
+/* The same for dataset id in dir (relative to the prefix) while every file
+ * of it is still staged there (the scavenge's indexer, before anyone
+ * places): each older dataset's tree is read one file at a time and its
+ * names looked for in dir, so nobody holds either dataset's names whole;
+ * an older dataset that shares a name is found at the first one. */
+int place_supersede_staged(const char *prefix, int id, const char *dir, scr_error_t *err);
+
 /* The datasets place_supersede looks at, for a caller that compares names
  * itself (a flush does it spread over its ranks): every complete staged
  * dataset of index older than id, into older as "<i> DSET <other> DIR

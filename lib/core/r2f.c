@@ -178,29 +178,41 @@ int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers)
 }
 
 /* one file of the tree and, depth first, the files it points to */
-static int r2f_read_walk(const char *dsetdir, const char *rel, kvtree_t *out,
+/* one file of the tree and, depth first, the files it points to: fn gets
+ * each file's level 0 entries; only the files on the way down are held */
+static int r2f_read_walk(const char *dsetdir, const char *rel, r2f_fn fn, void *arg,
                          scr_error_t *err)
 {
     kvtree_t *t = kvtree_new(), *rs = kvtree_new(), *ps = kvtree_new();
     int rc = r2f_read_file(dsetdir, rel, t, err);
     if (rc == 0 && r2f_parse(t, rs, ps) < 0)
         rc = errprintf(err, "%s/%s: not a rank2file map", dsetdir, rel);
-    if (rc == 0 && kvtree_size(rs) > 0) {
-        kvtree_t *ranks = kvtree_get(out, "RANK");
-        kvtree_merge(ranks ? ranks : kvtree_set(out, "RANK", NULL), rs);
-    }
-    for (kvtree_elem_t *p = kvtree_first(ps); rc == 0 && p; p = kvtree_elem_next(p))
-        rc =
-            r2f_read_walk(dsetdir, kvtree_get_val(kvtree_elem_tree(p), "FILE"), out, err);
     kvtree_delete(&t);
+    if (rc == 0 && kvtree_size(rs) > 0)
+        rc = fn(rs, arg);
+    for (kvtree_elem_t *p = kvtree_first(ps); rc == 0 && p; p = kvtree_elem_next(p))
+        rc = r2f_read_walk(dsetdir, kvtree_get_val(kvtree_elem_tree(p), "FILE"), fn, arg,
+                           err);
     kvtree_delete(&rs);
     kvtree_delete(&ps);
     return rc;
 }
 
-int r2f_read_all(const char *dsetdir, kvtree_t *out, scr_error_t *err)
+int r2f_each(const char *dsetdir, r2f_fn fn, void *arg, scr_error_t *err)
 {
     char root[128];
     r2f_name(0, 0, 1, root, sizeof(root));
-    return r2f_read_walk(dsetdir, root, out, err);
+    return r2f_read_walk(dsetdir, root, fn, arg, err);
+}
+
+static int r2f_merge_into(const kvtree_t *ranks, void *arg)
+{
+    kvtree_t *out = arg, *have = kvtree_get(out, "RANK");
+    kvtree_merge(have ? have : kvtree_set(out, "RANK", NULL), ranks);
+    return 0;
+}
+
+int r2f_read_all(const char *dsetdir, kvtree_t *out, scr_error_t *err)
+{
+    return r2f_each(dsetdir, r2f_merge_into, out, err);
 }

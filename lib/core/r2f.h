@@ -59,5 +59,10 @@ int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers);
  * prefix purge, a restart on another rank count); the MPI library's readers
  * use r2f_read_tree, which spreads the reads. */
 int r2f_read_all(const char *dsetdir, kvtree_t *out, scr_error_t *err);
+/* The same one file at a time: fn(ranks, arg) gets each level 0 file's
+ * entries (<r> -> FILE ...), only for the call; non-zero from fn stops the
+ * walk and is returned.  Holds one file per level of the tree. */
+typedef int (*r2f_fn)(const kvtree_t *ranks, void *arg);
+int r2f_each(const char *dsetdir, r2f_fn fn, void *arg, scr_error_t *err);
 
 #endif

@@ -278,6 +278,26 @@ check "flushed: the epilogs ran and removed the caches" \
 check "flushed: no node copied the flushed checkpoint again" hasnt "$pfs/.scr/log" 'event=SCAVENGE'
 check "flushed: the epilogs are sanitizer-clean" hasnt "$out/epilogs" 'Sanitizer|runtime error'
 
+# ---- names reused: checkpoint 2 (step 4) flushed and at its own paths,
+# checkpoint 3 (step 6) with the same names only in cache (the job killed
+# before SCR_Finalize flushes it).  The nodes see the names taken as they
+# copy; the indexer supersedes dataset 2, reading its tree a file at a
+# time, and leaves every file to the nodes
+sim_setup 5
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_FLUSH=2)
+sim_run "$out/run" "$ALL" "$ex" --steps 8 --files 2 --size 300000 --die-after-ckpt 6
+rc=$?
+check "reused: the job killed after checkpointing step 6 (status $rc)" test $rc -ne 0 -a $rc -ne 124
+check "reused: step 4's files at their own paths" test -s "$pfs/ckpt/rank_1_f1.dat"
+down=""
+rm -f "$out"/epilog.*
+epilog node1 node2 node3 node4
+check "reused: the index superseded dataset 2" has "$out/epilogs" 'reuses file names of dataset 2'
+check "reused: and left every rank to its node" has "$pfs/.scr/log" 'event=INDEX .*missing=0 .*left=8 ok=1'
+check "reused: every file of step 6 at its own path" own_paths
+check "reused: a new job restarts from the prefix" restart_from_prefix
+check "reused: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
+
 # ---- the prolog
 id scrtest >/dev/null 2>&1 || useradd --create-home scrtest
 uid=$(id -u scrtest)

@@ -365,8 +365,8 @@ static int index_placed(const char *pfs, int id)
  * the files and, told the nodes place their own (DSINDEX_NODES_PLACE),
  * leaves those ranks' files staged; each node then places what its record
  * lists (scavenge_place), twice without harm; PLACED waits for the next
- * fetch.  A rank some node says has a taken name sends every file through
- * the indexer's supersede (place_all) instead. */
+ * fetch.  A rank some node says has a taken name makes the indexer
+ * supersede the older dataset first (place_supersede_staged). */
 static void test_dsindex_landed(void)
 {
     char pfs[512], d[4200], p[4400], q[4400], text[16];
@@ -427,15 +427,16 @@ static void test_dsindex_landed(void)
     kvtree_t *index = kvtree_new();
     index_read(pfs, index, NULL);
     snprintf(p, sizeof(p), "%s/rank_0.dat", pfs);
-    ok(rc == 0 && rep.left == 0 && strcmp(slurp(p, text, sizeof(text)), "abcdefg") == 0 &&
-           !kvtree_getf(index, "DSET 5") && index_placed(pfs, 6),
-       "a name taken: the indexer superseded 5 and placed every file itself, PLACED "
-       "(left %d, '%s'%s%s)",
+    ok(rc == 0 && rep.left == 2 && strcmp(slurp(p, text, sizeof(text)), "1234567") == 0 &&
+           kvtree_getf(index, "DSET 6") && !kvtree_getf(index, "DSET 5") &&
+           !index_placed(pfs, 6),
+       "a name taken: the indexer superseded 5 (read a tree file at a time) and left "
+       "the files to the node (left %d, rank_0.dat still 5's '%s'%s%s)",
        rep.left, text, rc < 0 ? ": " : "", rc < 0 ? err.text : "");
     kvtree_delete(&index);
     bad = scavenge_place(pfs, "nodeA", 6, &placed);
-    ok(bad == 0 && placed == 2, "the node's placement then finds them there (%d)",
-       placed);
+    ok(bad == 0 && placed == 2 && strcmp(slurp(p, text, sizeof(text)), "abcdefg") == 0,
+       "the node then placed them over 5's (%d, '%s')", placed, text);
     kvtree_delete(&a);
     kvtree_delete(&b);
 }

@@ -333,9 +333,18 @@ static void place_remove_files(const char *prefix, const kvtree_t *index, int id
     kvtree_delete(&mine);
 }
 
+static int place_unlink_each(const kvtree_t *ranks, void *arg)
+{
+    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r))
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
+             f = kvtree_elem_next(f))
+            place_unlink(arg, kvtree_elem_key(f));
+    return 0;
+}
+
 int place_remove(const char *prefix, kvtree_t *index, int id, scr_error_t *err)
 {
-    return place_remove_as(prefix, index, id, 1, err);
+    return place_remove_as(prefix, index, id, PLACE_FILES_UNSHARED, err);
 }
 
 int place_remove_as(const char *prefix, kvtree_t *index, int id, int files,
@@ -357,10 +366,12 @@ int place_remove_as(const char *prefix, kvtree_t *index, int id, int files,
         if (!path_is_safe_relative(dir))
             continue;
         kvtree_util_get_int(kvtree_elem_tree(e), "COMPLETE", &complete);
-        if (files && complete && place_staged(dir))
-            place_remove_files(prefix, index, id, dir);
         char path[4200];
         snprintf(path, sizeof(path), "%s/%s", prefix, dir);
+        if (files == PLACE_FILES_ALL && complete && place_staged(dir))
+            r2f_each(path, place_unlink_each, (void *)prefix, NULL);
+        else if (files && complete && place_staged(dir))
+            place_remove_files(prefix, index, id, dir);
         /* FTW_PHYS: a link planted inside is removed, never followed */
         if (nftw(path, place_rm, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
             rc = errprintf(err, "%s: %s", path, strerror(errno));

@@ -75,8 +75,12 @@ int place_done(const kvtree_t *index, int id, const char *dir);
  * names (a newer checkpoint may have reused the name).  id leaves the
  * in-memory index, so a caller removing several passes the same one. */
 int place_remove(const char *prefix, kvtree_t *index, int id, scr_error_t *err);
-/* the same; files 0 leaves the files at their own paths to the caller,
- * which decided which of them go (a flush does it spread over its ranks) */
+/* the same; files PLACE_FILES_LEAVE leaves the files at their own paths to
+ * the caller, which decided which of them go (a flush does it spread over
+ * its ranks); PLACE_FILES_ALL unlinks every one, named by another dataset
+ * or not (a purge, where every dataset goes), reading the tree one file at
+ * a time instead of every dataset's whole */
+enum { PLACE_FILES_LEAVE = 0, PLACE_FILES_UNSHARED = 1, PLACE_FILES_ALL = 2 };
 int place_remove_as(const char *prefix, kvtree_t *index, int id, int files,
                     scr_error_t *err);
 /* unlink <prefix>/<rel> (a safe relative name), then its parent

@@ -359,7 +359,8 @@ static void init_prefix(scr_ctx_t *ctx)
         index_read(ctx->prefix, index, NULL);
         if (kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids) == 0)
             for (int i = 0; i < n; i++) {
-                place_remove(ctx->prefix, index, ids[i], NULL);
+                /* every dataset goes: no other's names to keep */
+                place_remove_as(ctx->prefix, index, ids[i], PLACE_FILES_ALL, NULL);
                 index_remove(ctx->prefix, ids[i], NULL);
             }
         free(ids);

@@ -754,7 +754,7 @@ void flush_prune(scr_ctx_t *ctx)
     /* then the datasets' directories (their files are done above) */
     for (int i = 0; i < n; i++) {
         scr_error_t err;
-        if (place_remove_as(ctx->prefix, index, ids[i], 0, &err) < 0)
+        if (place_remove_as(ctx->prefix, index, ids[i], PLACE_FILES_LEAVE, &err) < 0)
             log_warn("could not remove dataset %d from %s: %s", ids[i], ctx->prefix,
                      err.text);
     }

@@ -310,26 +310,29 @@ static int drop_named(const char *fn, const char *name, int delete_pfs)
         if (ctx->restart_id == id)
             ctx->restart_id = cache_newest_ckpt(ctx, id);
     }
-    /* the prefix: the dataset leaves the index (and, for Delete, the disk) */
+    /* the prefix: the dataset leaves the index (and, for Delete, the disk:
+     * its files that no other dataset names, found spread over the ranks) */
+    int n = 0, *ids = NULL, named = 0;
     if (ctx->rank == 0) {
         kvtree_t *index = kvtree_new();
         index_read(ctx->prefix, index, NULL);
-        int n = 0, *ids = NULL;
         kvtree_list_int(kvtree_get(index, "DSET"), &n, &ids);
         for (int i = 0; i < n; i++) {
             const char *nm = kvtree_get_val(index_dset_desc(index, ids[i]), "NAME");
-            scr_error_t err;
-            if (!nm || strcmp(nm, name) != 0)
-                continue;
-            index_remove(ctx->prefix, ids[i], NULL);
-            flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
-            if (delete_pfs && place_remove(ctx->prefix, index, ids[i], &err) < 0)
-                log_warn("%s: could not delete dataset %d from %s: %s", fn, ids[i],
-                         ctx->prefix, err.text);
+            if (nm && strcmp(nm, name) == 0)
+                ids[named++] = ids[i];
         }
-        free(ids);
         kvtree_delete(&index);
     }
+    if (delete_pfs) {
+        flush_delete(ctx, ids, named);
+    } else {
+        for (int i = 0; i < named; i++) {
+            index_remove(ctx->prefix, ids[i], NULL);
+            flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
+        }
+    }
+    free(ids);
     return SCR_SUCCESS;
 }
 

@@ -674,18 +674,13 @@ int flush_place(scr_ctx_t *ctx, int id, const char *dir, const kvtree_t *files)
     return 0;
 }
 
-/* rank 0: the datasets SCR_PREFIX_SIZE drops leave the index and the flush
- * file; plan gets GONE <i> DSET <id> DIR <dir> for their complete staged
- * directories and KEPT <i> ... for those of every dataset left */
-static int flush_prune_plan(scr_ctx_t *ctx, int keep, kvtree_t *index, kvtree_t *plan,
-                            int *ids)
+/* rank 0: datasets ids (n) leave the index (as read into index) and the
+ * flush file; plan gets GONE <i> DSET <id> DIR <dir> for their complete
+ * staged directories and KEPT <i> ... for those of every dataset left */
+static void flush_drop_plan(scr_ctx_t *ctx, kvtree_t *index, const int *ids, int n,
+                            kvtree_t *plan)
 {
-    int n = 0;
-    if (index_read(ctx->prefix, index, NULL) == 0)
-        n = index_prune_list(index, keep, ids, 256);
     for (int i = 0; i < n; i++) {
-        log_dbg(1, "SCR_PREFIX_SIZE=%d: deleting dataset %d from the prefix", keep,
-                ids[i]);
         index_remove(ctx->prefix, ids[i], NULL);
         flushfile_set(ctx->prefix, ids[i], "PFS", 0, NULL);
     }
@@ -702,6 +697,19 @@ static int flush_prune_plan(scr_ctx_t *ctx, int keep, kvtree_t *index, kvtree_t 
         kvtree_setf(to, kvtree_dup(d), "%d", kvtree_size(to));
     }
     kvtree_delete(&all);
+}
+
+/* rank 0: the datasets SCR_PREFIX_SIZE drops, into ids; their plan */
+static int flush_prune_plan(scr_ctx_t *ctx, int keep, kvtree_t *index, kvtree_t *plan,
+                            int *ids)
+{
+    int n = 0;
+    if (index_read(ctx->prefix, index, NULL) == 0)
+        n = index_prune_list(index, keep, ids, 256);
+    for (int i = 0; i < n; i++)
+        log_dbg(1, "SCR_PREFIX_SIZE=%d: deleting dataset %d from the prefix", keep,
+                ids[i]);
+    flush_drop_plan(ctx, index, ids, n, plan);
     return n;
 }
 
@@ -715,6 +723,9 @@ static kvtree_t *flush_prune_names(scr_ctx_t *ctx, const kvtree_t *list)
     return names;
 }
 
+static void flush_remove_spread(scr_ctx_t *ctx, kvtree_t *index, kvtree_t *plan,
+                                const int *ids, int n);
+
 /* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix.  Rank 0
  * takes the oldest out of the index; the files at their own paths that
  * only they name are found and unlinked where their names hash to
@@ -722,12 +733,36 @@ static kvtree_t *flush_prune_names(scr_ctx_t *ctx, const kvtree_t *list)
  * (every rank has the same SCR_PREFIX_SIZE). */
 void flush_prune(scr_ctx_t *ctx)
 {
-    int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0), ngone, ids[256], n = 0;
+    int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0), ids[256], n = 0;
     if (keep <= 0)
         return;
     kvtree_t *index = kvtree_new(), *plan = kvtree_new();
     if (ctx->rank == 0)
         n = flush_prune_plan(ctx, keep, index, plan, ids);
+    flush_remove_spread(ctx, index, plan, ids, n);
+    kvtree_delete(&index);
+    kvtree_delete(&plan);
+}
+
+void flush_delete(scr_ctx_t *ctx, const int *ids, int n)
+{
+    kvtree_t *index = kvtree_new(), *plan = kvtree_new();
+    if (ctx->rank == 0 && n > 0) {
+        index_read(ctx->prefix, index, NULL);
+        flush_drop_plan(ctx, index, ids, n, plan);
+    }
+    flush_remove_spread(ctx, index, plan, ids, ctx->rank == 0 ? n : 0);
+    kvtree_delete(&index);
+    kvtree_delete(&plan);
+}
+
+/* Collective: the files at their own paths of plan's GONE datasets that no
+ * KEPT one names are unlinked where their names hash to; then rank 0 (the
+ * only one with n > 0) removes the datasets' directories */
+static void flush_remove_spread(scr_ctx_t *ctx, kvtree_t *index, kvtree_t *plan,
+                                const int *ids, int n)
+{
+    int ngone;
     kvtree_bcast(plan, 0, ctx->comm);
     ngone = kvtree_size(kvtree_get(plan, "GONE"));
     if (ngone > 0) {
@@ -758,6 +793,4 @@ void flush_prune(scr_ctx_t *ctx)
             log_warn("could not remove dataset %d from %s: %s", ids[i], ctx->prefix,
                      err.text);
     }
-    kvtree_delete(&index);
-    kvtree_delete(&plan);
 }

@@ -40,6 +40,10 @@ int flush_pending_ckpt(scr_ctx_t *ctx);
  * Collective: the files only they name are found and unlinked spread over
  * the ranks (nameset.h); rank 0 edits the index */
 void flush_prune(scr_ctx_t *ctx);
+/* SCR_Delete: datasets ids (n of them, named on rank 0; n is 0 elsewhere)
+ * leave the index, the flush file and the prefix, the files only they name
+ * found spread as flush_prune finds them.  Collective */
+void flush_delete(scr_ctx_t *ctx, const int *ids, int n);
 /* move this rank's files (rel -> ...) of the complete dataset id in the
  * prefix's directory dir to their own paths; rank 0 marks it PLACED when
  * every rank did.  0, or -1 when some rank could not (it says why). */

@@ -25,6 +25,7 @@
  *   --probe A,B,... (in a restart through SCR's API, rank 0 routes
  *   ckpt.<step>/A, ... and says which were routed: files the dataset did
  *   not write)
+ *   --delete NAME (after the restart, SCR_Delete(NAME))
  *
  * Lines the tests look for start with "reshape:".  Exits 0 when it reached
  * --steps with every check passed.
@@ -46,7 +47,7 @@
 static struct {
     int rank, ranks, steps, every, expect, read_step, die_after;
     long total;
-    const char *mode, *probe;
+    const char *mode, *probe, *delete;
 } app = {.steps = 6,
          .every = 2,
          .expect = -1,
@@ -363,12 +364,18 @@ int main(int argc, char **argv)
             app.die_after = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--probe"))
             app.probe = argv[i + 1];
+        else if (!strcmp(argv[i], "--delete"))
+            app.delete = argv[i + 1];
         else
             die("unknown option", argv[i]);
     }
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init", NULL);
     int step = restart();
+    if (app.delete && SCR_Delete(app.delete) != SCR_SUCCESS)
+        die("SCR_Delete", app.delete);
+    if (app.delete && app.rank == 0)
+        printf("reshape: deleted %s\n", app.delete);
     if (step == 0 && app.rank == 0)
         printf("reshape: starting from the beginning\n");
     if (app.expect >= 0 && step != app.expect) {

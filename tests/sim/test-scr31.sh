@@ -188,7 +188,7 @@ check "(e) file per process, 8 ranks, cached and flushed" \
 echo "the user's note" >"$pfs/ckpt.4/note.txt"
 SIM_NP=6 check "(e) 6 ranks in the same job: the cache is left alone, the prefix serves" \
 	sim_run "$out/e6" "node1:2,node2:2,node3:2" "$rs" --steps 6 --total 250000 --expect-restart 4 \
-	--probe note.txt,absent.dat,part_7.dat
+	--probe note.txt,absent.dat,part_7.dat --delete ckpt.2
 check "(e) 8 -> 6: a file at its own path the dataset did not write is routed there" \
 	has "$out/e6" "probe ckpt.4/note.txt routed to $pfs/ckpt.4/note.txt"
 check "(e) 8 -> 6: a name on no path is not routed" \
@@ -199,6 +199,17 @@ check "(e) 8 -> 6: a file of the dataset beyond the 6 ranks is routed" \
 	has "$out/e6" "probe ckpt.4/part_7.dat routed to $pfs/ckpt.4/part_7.dat"
 check "(e) it said why in one line" has "$out/e6" "holds dataset 2 \(ckpt.4\) of 8 ranks; this job has 6 ranks and leaves that cache"
 check "(e) 8 -> 6: every value verified" has "$out/e6" "restarted from ckpt.4 on 6 ranks \(written by 8\)"
+# SCR_Delete of a checkpoint on the prefix: its files found spread over
+# the ranks (flush_delete) and unlinked, its directory and index entry gone
+check "(e) SCR_Delete(ckpt.2): it said so" has "$out/e6" "reshape: deleted ckpt.2"
+check "(e) its files left the prefix" test ! -e "$pfs/ckpt.2"
+lists_not_2() { # the index lists ckpt.4 and no longer ckpt.2
+	local l
+	l=$("$scr" index --prefix "$pfs" --list) || return 1
+	grep -q ' ckpt\.4 ' <<<"$l" && ! grep -q ' ckpt\.2 ' <<<"$l"
+}
+check "(e) and the index" lists_not_2
+check "(e) the other checkpoints' files stay" test -s "$pfs/ckpt.4/part_7.dat"
 wipe_all
 SIM_NP=12 SIM_JOB_ID=4303 check "(e) 12 ranks in a new job restart from the 6 ranks' ckpt.6" \
 	sim_run "$out/e7" "node1:3,node2:3,node3:3,node4:3" "$rs" --steps 8 --total 250000 --expect-restart 6

@@ -47,7 +47,7 @@
 static struct {
     int rank, ranks, steps, every, expect, read_step, die_after;
     long total;
-    const char *mode, *probe, *delete;
+    const char *mode, *probe, *delete_name;
 } app = {.steps = 6,
          .every = 2,
          .expect = -1,
@@ -365,17 +365,17 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--probe"))
             app.probe = argv[i + 1];
         else if (!strcmp(argv[i], "--delete"))
-            app.delete = argv[i + 1];
+            app.delete_name = argv[i + 1];
         else
             die("unknown option", argv[i]);
     }
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init", NULL);
     int step = restart();
-    if (app.delete && SCR_Delete(app.delete) != SCR_SUCCESS)
-        die("SCR_Delete", app.delete);
-    if (app.delete && app.rank == 0)
-        printf("reshape: deleted %s\n", app.delete);
+    if (app.delete_name && SCR_Delete(app.delete_name) != SCR_SUCCESS)
+        die("SCR_Delete", app.delete_name);
+    if (app.delete_name && app.rank == 0)
+        printf("reshape: deleted %s\n", app.delete_name);
     if (step == 0 && app.rank == 0)
         printf("reshape: starting from the beginning\n");
     if (app.expect >= 0 && step != app.expect) {

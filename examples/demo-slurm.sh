@@ -56,9 +56,14 @@ SCR_CLUSTER_JOB_SUBMIT=1 "$cluster" start "$base/cluster" 5 "$plugin" "${bindir[
 export SLURM_CONF=$base/cluster/slurm.conf
 chown "$user:" "$base/work"
 nodes
+# SLURM_PMIX_TIMEOUT: a relaunch after a node died can stall in Slurm's
+# mpi/pmix wire-up under load (slurmstepd: "pmixp_p2p_send: ... exceeded
+# the retry limit"; docs/user-guide.md, troubleshooting); 60 s fails such a
+# launch sooner and scr run launches once more (a clean-clone CI run beside
+# other work hung here for 10 minutes without it)
 cat >"$base/work/job.sh" <<JOB
 #!/bin/bash
-export SCR_RUNS=3
+export SCR_RUNS=4 SLURM_PMIX_TIMEOUT=60
 scr run --mpi=pmix $example --steps 24 --every 2 --sleep-ms 400
 JOB
 chmod 755 "$base/work/job.sh" && chown "$user:" "$base/work/job.sh"
@@ -111,7 +116,7 @@ say "every node's cache is gone now; a new job on node1,node2,node4,node5 restar
 # is launched again
 cat >"$base/work/job2.sh" <<JOB
 #!/bin/bash
-export SCR_RUNS=2
+export SCR_RUNS=3 SLURM_PMIX_TIMEOUT=60
 scr run --mpi=pmix $example --steps 30 --every 2 --expect-restart
 JOB
 chmod 755 "$base/work/job2.sh" && chown "$user:" "$base/work/job2.sh"

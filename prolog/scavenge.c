@@ -21,7 +21,6 @@
 #include "log.h"
 #include "path.h"
 #include "pfs.h"
-#include "place.h"
 #include "progress.h"
 #include "scavenge.h"
 #include "scavfile.h"
@@ -487,18 +486,12 @@ int scavenge_place(const char *prefix, const char *host, int id, int *placed)
     for (kvtree_elem_t *e = kvtree_first(kvtree_getf(record, "DSET %d RANK", id)); e;
          e = kvtree_elem_next(e)) {
         kvtree_t *rk = kvtree_getf(record, "RANK %s DSET %d", kvtree_elem_key(e), id);
-        if (!dsrec_rank_landed(rk))
-            continue;
-        for (kvtree_elem_t *f = kvtree_first(kvtree_get(rk, "FILE")); f;
-             f = kvtree_elem_next(f)) {
-            scr_error_t err;
-            if (!dsrec_user_meta(f))
-                continue;
-            if (place_file(prefix, name, kvtree_elem_key(f), &err) == 0)
-                (*placed)++;
-            else if (bad++ == 0)
-                log_err("scavenge of dataset %d on %s: %s", id, host, err.text);
-        }
+        scr_error_t err;
+        int failed =
+            dsrec_rank_landed(rk) ? dsrec_place(prefix, name, rk, placed, &err) : 0;
+        if (failed && bad == 0)
+            log_err("scavenge of dataset %d on %s: %s", id, host, err.text);
+        bad += failed;
     }
     kvtree_delete(&record);
     return bad;

@@ -299,6 +299,24 @@ typedef struct dsr2f {
     scr_error_t *err;
 } dsr2f_t;
 
+/* w->ptr holds at least need entries (the array grows with the ranks
+ * written, never past the dataset's) */
+static int ds_r2f_grow(dsr2f_t *w, int need)
+{
+    if (need <= w->cap)
+        return 0;
+    int cap = w->cap;
+    while (cap < need)
+        cap = cap > w->d->ranks / 2 ? w->d->ranks : cap * 2;
+    kvtree_t **ptr = realloc(w->ptr, (size_t)cap * sizeof(*ptr));
+    if (!ptr)
+        return errprintf(w->err, "out of memory");
+    memset(ptr + w->cap, 0, (size_t)(cap - w->cap) * sizeof(*ptr));
+    w->ptr = ptr;
+    w->cap = cap;
+    return 0;
+}
+
 static int ds_r2f_flush(dsr2f_t *w)
 {
     if (w->bytes == 0)
@@ -312,17 +330,8 @@ static int ds_r2f_flush(dsr2f_t *w)
     kvtree_delete(&file);
     kvtree_clear(w->bucket);
     w->bytes = 0;
-    if (w->writer >= w->cap) { /* the array grows with the ranks written */
-        int cap = w->cap;
-        while (cap <= w->writer)
-            cap = cap > w->d->ranks / 2 ? w->d->ranks : cap * 2;
-        kvtree_t **ptr = realloc(w->ptr, (size_t)cap * sizeof(*ptr));
-        if (!ptr)
-            return errprintf(w->err, "out of memory");
-        memset(ptr + w->cap, 0, (size_t)(cap - w->cap) * sizeof(*ptr));
-        w->ptr = ptr;
-        w->cap = cap;
-    }
+    if (ds_r2f_grow(w, w->writer + 1) < 0)
+        return -1;
     w->ptr[w->writer] = r2f_entry_pointer(0, w->writer);
     w->last = w->writer;
     w->count++;
@@ -425,14 +434,12 @@ static int ds_r2f_finish(dsr2f_t *w, int *files, int *clash, scr_error_t *err)
     *clash = w->clash;
     if (rc == 0 && w->count == 0)
         rc = errprintf(err, "%s: no rank to index", d->dsetdir);
-    kvtree_t **ptr = rc == 0 ? calloc((size_t)d->ranks, sizeof(*ptr)) : NULL;
-    if (!ptr) {
+    /* the levels above take one entry per rank of the dataset */
+    if (rc < 0 || ds_r2f_grow(w, d->ranks) < 0) {
         ds_r2f_abort(w);
-        return rc < 0 ? -1 : errprintf(err, "out of memory");
+        return -1;
     }
-    for (int r = 0; r < w->cap && r < d->ranks; r++)
-        ptr[r] = w->ptr[r];
-    free(w->ptr);
+    kvtree_t **ptr = w->ptr;
     w->ptr = NULL;
     kvtree_delete(&w->bucket);
     d->w = NULL;
@@ -457,11 +464,7 @@ static int ds_place_rank(int r, const kvtree_t *rk, void *arg)
         p->left++; /* its node moves them once it hears the verdict */
         return 0;
     }
-    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
-         e = kvtree_elem_next(e))
-        if (dsrec_user_meta(e) &&
-            place_file(p->prefix, p->dir, kvtree_elem_key(e), p->bad ? NULL : p->err) < 0)
-            p->bad++;
+    p->bad += dsrec_place(p->prefix, p->dir, rk, NULL, p->bad ? NULL : p->err);
     return 0;
 }
 

@@ -30,9 +30,10 @@ typedef struct {
  * verdict and each moves the files of its landed ranks to their own paths
  * (scavenge_place): the indexer places only the other ranks (rebuilt, or
  * recorded by an older scavenge), and the dataset is marked PLACED by the
- * next fetch, which finds the files there.  Without it, or when some name
- * is already taken on the prefix (the older dataset naming it must leave
- * the index first, place_all), the indexer places every file. */
+ * next fetch, which finds the files there.  Without it the indexer places
+ * every file.  Either way, when some name is already taken on the prefix,
+ * the older dataset naming it leaves the index first
+ * (place_supersede_staged). */
 enum { DSINDEX_NODES_PLACE = 1 };
 
 /* Returns 0 when the dataset is complete and indexed; -1 with err naming the

@@ -12,6 +12,7 @@
 #include "filemap.h"
 #include "log.h"
 #include "path.h"
+#include "place.h"
 
 void dsrec_node_name(const char *dsetdir, const char *host, int part, char *buf,
                      size_t len)
@@ -150,6 +151,22 @@ int dsrec_rank_listed(const kvtree_t *rk)
 int dsrec_rank_ok(const char *dsetdir, const kvtree_t *rk)
 {
     return dsrec_all(rk, dsrec_count(dsrec_rank_landed(rk) ? NULL : dsetdir, rk));
+}
+
+int dsrec_place(const char *prefix, const char *dir, const kvtree_t *rk, int *placed,
+                scr_error_t *err)
+{
+    int bad = 0;
+    for (kvtree_elem_t *e = kvtree_first(kvtree_get(rk, "FILE")); e;
+         e = kvtree_elem_next(e)) {
+        if (!dsrec_user_meta(e))
+            continue;
+        if (place_file(prefix, dir, kvtree_elem_key(e), bad ? NULL : err) < 0)
+            bad++;
+        else if (placed)
+            (*placed)++;
+    }
+    return bad;
 }
 
 int dsrec_rank_landed(const kvtree_t *rk)

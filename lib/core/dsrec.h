@@ -67,6 +67,12 @@ int dsrec_rank_ok(const char *dsetdir, const kvtree_t *rk);
 int dsrec_rank_landed(const kvtree_t *rk);
 /* TAKEN of a landed rank record; -1 when it does not say */
 int dsrec_rank_taken(const kvtree_t *rk);
+/* move rank record rk's application files from dataset directory dir (as
+ * the index names it) to their own paths on prefix (place_file); returns
+ * how many could not be, the first error in err (if not NULL); *placed (if
+ * not NULL) gets those now there */
+int dsrec_place(const char *prefix, const char *dir, const kvtree_t *rk, int *placed,
+                scr_error_t *err);
 
 /* fn(rank, record of that rank, arg) for each rank entry of dataset id in
  * every record file of dsetdir, one file at a time (a rank may come more

@@ -129,8 +129,9 @@ static void place_names_of(const kvtree_t *files, kvtree_t *names)
             kvtree_set(names, kvtree_elem_key(f), NULL);
 }
 
-/* 1 if a complete staged dataset in dir names a file of names */
-static int place_overlaps(const char *prefix, const char *dir, const kvtree_t *names)
+/* place_supersede_by: 1 if a complete staged dataset in dir names a file of
+ * names (a kvtree of them) */
+static int place_overlaps(const char *prefix, const char *dir, const void *names)
 {
     char dsetdir[4200];
     kvtree_t *all = kvtree_new(), *mine = kvtree_new();
@@ -145,21 +146,16 @@ static int place_overlaps(const char *prefix, const char *dir, const kvtree_t *n
     return hit;
 }
 
-/* r2f_each: stop (1) at the first name that dataset dir (h->mine) holds a
+/* r2f_each: stop (1) at the first name that dataset directory mine holds a
  * staged file of */
-typedef struct {
-    const char *mine;
-} place_hit_t;
-
-static int place_hit_staged(const kvtree_t *ranks, void *arg)
+static int place_hit_staged(const kvtree_t *ranks, void *mine)
 {
-    const place_hit_t *h = arg;
     for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r))
         for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
              f = kvtree_elem_next(f)) {
             char path[8400];
             struct stat st;
-            snprintf(path, sizeof(path), "%s/%s", h->mine, kvtree_elem_key(f));
+            snprintf(path, sizeof(path), "%s/%s", (const char *)mine, kvtree_elem_key(f));
             if (lstat(path, &st) == 0)
                 return 1;
         }
@@ -213,35 +209,14 @@ void place_drop(const char *prefix, const kvtree_t *index, int id, int other)
     flushfile_set(prefix, other, "PFS", 0, NULL);
 }
 
-int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error_t *err)
-{
-    kvtree_t *index = kvtree_new(), *names = kvtree_new(), *older = kvtree_new();
-    if (index_read(prefix, index, err) < 0 && errno != ENOENT) {
-        kvtree_delete(&index);
-        kvtree_delete(&names);
-        kvtree_delete(&older);
-        return -1;
-    }
-    place_names_of(files, names);
-    int k = place_older_staged(index, id, older), gone = 0;
-    for (int i = 0; i < k; i++) {
-        kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
-        int other = atoi(kvtree_elem_key(d)), hit = 0;
-        for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR"));
-             e && !hit; e = kvtree_elem_next(e))
-            hit = place_overlaps(prefix, kvtree_elem_key(e), names);
-        if (hit) {
-            place_drop(prefix, index, id, other);
-            gone++;
-        }
-    }
-    kvtree_delete(&index);
-    kvtree_delete(&names);
-    kvtree_delete(&older);
-    return gone;
-}
+/* 1 if older dataset dir (relative to the prefix) names a file of the one
+ * being placed, as the caller of place_supersede_by tells it */
+typedef int (*place_hit_fn)(const char *prefix, const char *dir, const void *arg);
 
-int place_supersede_staged(const char *prefix, int id, const char *dir, scr_error_t *err)
+/* every older complete staged dataset that hit says shares a name leaves the
+ * index; returns how many, -1 when the index cannot be read */
+static int place_supersede_by(const char *prefix, int id, place_hit_fn hit_fn,
+                              const void *arg, scr_error_t *err)
 {
     kvtree_t *index = kvtree_new(), *older = kvtree_new();
     if (index_read(prefix, index, err) < 0 && errno != ENOENT) {
@@ -249,19 +224,13 @@ int place_supersede_staged(const char *prefix, int id, const char *dir, scr_erro
         kvtree_delete(&older);
         return -1;
     }
-    char mine[4200];
-    snprintf(mine, sizeof(mine), "%s/%s", prefix, dir);
-    place_hit_t h = {mine};
     int k = place_older_staged(index, id, older), gone = 0;
     for (int i = 0; i < k; i++) {
         kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
         int other = atoi(kvtree_elem_key(d)), hit = 0;
         for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR"));
-             e && !hit; e = kvtree_elem_next(e)) {
-            char odir[4200];
-            snprintf(odir, sizeof(odir), "%s/%s", prefix, kvtree_elem_key(e));
-            hit = r2f_each(odir, place_hit_staged, &h, NULL) == 1;
-        }
+             e && !hit; e = kvtree_elem_next(e))
+            hit = hit_fn(prefix, kvtree_elem_key(e), arg);
         if (hit) {
             place_drop(prefix, index, id, other);
             gone++;
@@ -270,6 +239,30 @@ int place_supersede_staged(const char *prefix, int id, const char *dir, scr_erro
     kvtree_delete(&index);
     kvtree_delete(&older);
     return gone;
+}
+
+int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error_t *err)
+{
+    kvtree_t *names = kvtree_new();
+    place_names_of(files, names);
+    int gone = place_supersede_by(prefix, id, place_overlaps, names, err);
+    kvtree_delete(&names);
+    return gone;
+}
+
+/* place_supersede_by: 1 if older dataset dir names a file staged in mine */
+static int place_overlaps_staged(const char *prefix, const char *dir, const void *mine)
+{
+    char odir[4200];
+    snprintf(odir, sizeof(odir), "%s/%s", prefix, dir);
+    return r2f_each(odir, place_hit_staged, (void *)mine, NULL) == 1;
+}
+
+int place_supersede_staged(const char *prefix, int id, const char *dir, scr_error_t *err)
+{
+    char mine[4200];
+    snprintf(mine, sizeof(mine), "%s/%s", prefix, dir);
+    return place_supersede_by(prefix, id, place_overlaps_staged, mine, err);
 }
 
 /* every file name the complete staged datasets of index other than id

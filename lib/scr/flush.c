@@ -723,39 +723,6 @@ static kvtree_t *flush_prune_names(scr_ctx_t *ctx, const kvtree_t *list)
     return names;
 }
 
-static void flush_remove_spread(scr_ctx_t *ctx, kvtree_t *index, kvtree_t *plan,
-                                const int *ids, int n);
-
-/* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix.  Rank 0
- * takes the oldest out of the index; the files at their own paths that
- * only they name are found and unlinked where their names hash to
- * (nameset.h), so no process reads every dataset's tree whole.  Collective
- * (every rank has the same SCR_PREFIX_SIZE). */
-void flush_prune(scr_ctx_t *ctx)
-{
-    int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0), ids[256], n = 0;
-    if (keep <= 0)
-        return;
-    kvtree_t *index = kvtree_new(), *plan = kvtree_new();
-    if (ctx->rank == 0)
-        n = flush_prune_plan(ctx, keep, index, plan, ids);
-    flush_remove_spread(ctx, index, plan, ids, n);
-    kvtree_delete(&index);
-    kvtree_delete(&plan);
-}
-
-void flush_delete(scr_ctx_t *ctx, const int *ids, int n)
-{
-    kvtree_t *index = kvtree_new(), *plan = kvtree_new();
-    if (ctx->rank == 0 && n > 0) {
-        index_read(ctx->prefix, index, NULL);
-        flush_drop_plan(ctx, index, ids, n, plan);
-    }
-    flush_remove_spread(ctx, index, plan, ids, ctx->rank == 0 ? n : 0);
-    kvtree_delete(&index);
-    kvtree_delete(&plan);
-}
-
 /* Collective: the files at their own paths of plan's GONE datasets that no
  * KEPT one names are unlinked where their names hash to; then rank 0 (the
  * only one with n > 0) removes the datasets' directories */
@@ -793,4 +760,34 @@ static void flush_remove_spread(scr_ctx_t *ctx, kvtree_t *index, kvtree_t *plan,
             log_warn("could not remove dataset %d from %s: %s", ids[i], ctx->prefix,
                      err.text);
     }
+}
+
+/* SCR_PREFIX_SIZE: keep only the newest checkpoints on the prefix.  Rank 0
+ * takes the oldest out of the index; the files at their own paths that
+ * only they name are found and unlinked where their names hash to
+ * (nameset.h), so no process reads every dataset's tree whole.  Collective
+ * (every rank has the same SCR_PREFIX_SIZE). */
+void flush_prune(scr_ctx_t *ctx)
+{
+    int keep = config_get_int(ctx->cfg, "SCR_PREFIX_SIZE", 0), ids[256], n = 0;
+    if (keep <= 0)
+        return;
+    kvtree_t *index = kvtree_new(), *plan = kvtree_new();
+    if (ctx->rank == 0)
+        n = flush_prune_plan(ctx, keep, index, plan, ids);
+    flush_remove_spread(ctx, index, plan, ids, n);
+    kvtree_delete(&index);
+    kvtree_delete(&plan);
+}
+
+void flush_delete(scr_ctx_t *ctx, const int *ids, int n)
+{
+    kvtree_t *index = kvtree_new(), *plan = kvtree_new();
+    if (ctx->rank == 0 && n > 0) {
+        index_read(ctx->prefix, index, NULL);
+        flush_drop_plan(ctx, index, ids, n, plan);
+    }
+    flush_remove_spread(ctx, index, plan, ids, ctx->rank == 0 ? n : 0);
+    kvtree_delete(&index);
+    kvtree_delete(&plan);
 }

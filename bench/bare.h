@@ -22,6 +22,8 @@
  * slowest rank's end.  The copy or parity is written over the previous
  * call's, whose pages are there, as a library that keeps evicted files
  * does (lib/common/filepool.c); the last call (last != 0) removes it.
+ *
+ * bare_arrive is a rebuild's floor: the lost node's bytes land on the spare.
  */
 #ifndef SCR_BENCH_BARE_H
 #define SCR_BENCH_BARE_H
@@ -253,6 +255,92 @@ static inline double bare_xor(const char *dir, const char *buf, size_t per, int 
     munmap(par, BARE_XOR_PIECE);
     munmap(pad, sz);
     free(req);
+    return t;
+}
+
+/* A rebuild's floor: the bytes the lost node held for each of its ranks
+ * (its files and the redundancy it kept, measured by bench/run before the
+ * wipe) arrive on the spare from another node and land in a file there,
+ * fsync'd.  Any library's rebuild does at least this; it also reads the
+ * survivors, decodes and agrees.  The ranks on host spare receive from the
+ * same local rank of the next node, in BARE_PARTNER_PIECE pieces, two in
+ * flight, sent from the application's memory (buf, per bytes, over and
+ * over).  Returns the slowest rank's seconds. */
+static inline size_t bare_arrive_len(size_t off, size_t bytes, size_t per)
+{
+    size_t len = bytes - off, in = per - off % per;
+    len = len < in ? len : in;
+    return len < BARE_PARTNER_PIECE ? len : BARE_PARTNER_PIECE;
+}
+
+static inline void bare_arrive_send(const char *buf, size_t per, size_t bytes, int to,
+                                    MPI_Comm set)
+{
+    MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    for (size_t off = 0, i = 0, len; off < bytes; off += len, i++) {
+        len = bare_arrive_len(off, bytes, per);
+        MPI_Wait(&q[i & 1], MPI_STATUS_IGNORE);
+        MPI_Isend(buf + off % per, (int)len, MPI_BYTE, to, 10, set, &q[i & 1]);
+    }
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+}
+
+static inline void bare_arrive_recv(const char *path, size_t per, size_t bytes, int from,
+                                    MPI_Comm set)
+{
+    char *rb = bare_alloc(2 * (size_t)BARE_PARTNER_PIECE);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (!rb || fd < 0)
+        bare_die("open", path);
+    MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    size_t len = bare_arrive_len(0, bytes, per), off = 0;
+    MPI_Irecv(rb, (int)len, MPI_BYTE, from, 10, set, &q[0]);
+    for (size_t i = 0; off < bytes; i++) {
+        MPI_Wait(&q[i & 1], MPI_STATUS_IGNORE);
+        size_t next = off + len,
+               nlen = next < bytes ? bare_arrive_len(next, bytes, per) : 0;
+        if (nlen)
+            MPI_Irecv(rb + ((i + 1) & 1) * (size_t)BARE_PARTNER_PIECE, (int)nlen,
+                      MPI_BYTE, from, 10, set, &q[(i + 1) & 1]);
+        if (pwrite(fd, rb + (i & 1) * (size_t)BARE_PARTNER_PIECE, len, (off_t)off) !=
+            (ssize_t)len)
+            bare_die("write", path);
+        off = next, len = nlen;
+    }
+    if (fsync(fd) < 0 || close(fd) < 0)
+        bare_die("fsync", path);
+    unlink(path);
+    munmap(rb, 2 * (size_t)BARE_PARTNER_PIECE);
+}
+
+static inline double bare_arrive(const char *dir, const char *buf, size_t per,
+                                 size_t bytes, const char *spare)
+{
+    MPI_Comm node, set;
+    int rank, local, me, n, who, mine = -1;
+    char host[256] = "", path[512];
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    MPI_Comm_split(MPI_COMM_WORLD, local, rank, &set);
+    MPI_Comm_rank(set, &me);
+    MPI_Comm_size(set, &n);
+    gethostname(host, sizeof(host) - 1);
+    if (strcmp(host, spare) == 0)
+        mine = me;
+    MPI_Allreduce(&mine, &who, 1, MPI_INT, MPI_MAX, set);
+    if (who < 0 || n < 2 || per == 0)
+        bare_die("find the spare", spare);
+    snprintf(path, sizeof(path), "%s/bare.%d.arrive", dir, rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    if (me == who)
+        bare_arrive_recv(path, per, bytes, (who + 1) % n, set);
+    else if (me == (who + 1) % n)
+        bare_arrive_send(buf, per, bytes, who, set);
+    double t = bench_slowest(bench_now() - t0);
+    MPI_Comm_free(&set);
     return t;
 }
 

@@ -645,6 +645,25 @@ static int restart_pair(const char *scheme, const char *kind, const char *part, 
     return *o > 0 && *l > 0 ? 0 : -1;
 }
 
+/* the rebuild's floor: our restart outside SCR's calls (MPI's start, the
+ * application's reads, the same for any library) plus the lost node's
+ * bytes arriving on the spare (bench/bare.h, bare_arrive), what any
+ * library's rebuild must at least do; the best ratio over LLNL a library
+ * could reach here, whole and in SCR's calls */
+static void print_rebuild_floor(FILE *out, const char *sc, double o, double l, double so,
+                                double sl)
+{
+    double a = median_of("whole.ours", sc, "restart_rebuild_arrive_s");
+    if (a <= 0 || so <= 0 || sl <= 0)
+        return;
+    double floor = o - so + a;
+    fprintf(out,
+            "  floor %.3f s (outside SCR's calls %.3f, then the lost node's bytes "
+            "arriving on the spare %.3f s): no library beats %.2fx LLNL here, %.2fx in "
+            "SCR's calls; ours reaches %.2f of the floor",
+            floor, o - so, a, l / floor, sl / a, floor / o);
+}
+
 /* issue 39, item 1: restarts side by side (bench/run's restarts, scr-ckpt
  * --restart): MPI_Init to the end of SCR_Complete_restart on the slowest
  * rank, from the cache, after a lost node (rebuild) and from the prefix
@@ -669,6 +688,8 @@ static void print_restarts(FILE *out)
                 fprintf(out, "  in SCR ours %.3f, LLNL %.3f: %.2fx", so, sl, sl / so);
             if (restart_pair(sc, kinds[k], "_init", &io, &il) == 0)
                 fprintf(out, "  SCR_Init ours %.3f, LLNL %.3f", io, il);
+            if (k == 1)
+                print_rebuild_floor(out, sc, o, l, so, sl);
             double cp = median_of("whole.ours", sc, "restart_fetch_cp_s");
             if (k == 2 && cp > 0 && so > 0)
                 fprintf(out, "  cp %.3f: ours in SCR %.2fx cp (<= 1.0 %s)", cp, so / cp,

@@ -444,7 +444,10 @@ static double restart_cp_baseline(void)
  * same for any library; a barrier, outside the clock, lines the ranks up
  * after SCR_Init and before SCR_Complete_restart, so a rank's wait for the
  * slowest one's SCR_Init or reads is not counted as the library's); and
- * for fetch its cp baseline after the restart (restart_fetch_cp_s) */
+ * for fetch its cp baseline after the restart (restart_fetch_cp_s); for a
+ * rebuild with BENCH_SPARE (the spare's host) and BENCH_LOST_BYTES (what the
+ * lost node held per rank), the rebuild's floor after it
+ * (restart_rebuild_arrive_s, bare_arrive) */
 static int restart_run(char *buf, size_t per, double t_mpi)
 {
     char name[SCR_MAX_FILENAME], file[64], path[SCR_MAX_FILENAME], metric[64];
@@ -490,6 +493,13 @@ static int restart_run(char *buf, size_t per, double t_mpi)
     if (strcmp(c.restart, "fetch") == 0) {
         double cp = restart_cp_baseline();
         emit("restart_fetch_cp_s", &cp, 1, "s");
+    }
+    const char *spare = getenv("BENCH_SPARE"), *lost = getenv("BENCH_LOST_BYTES"),
+               *base = getenv("SCR_CACHE_BASE");
+    if (strcmp(c.restart, "rebuild") == 0 && spare && lost) {
+        double a = bare_arrive(base ? base : "/dev/shm", buf, per,
+                               (size_t)strtoull(lost, NULL, 10), spare);
+        emit("restart_rebuild_arrive_s", &a, 1, "s");
     }
     SCR_Finalize();
     emit_coll();

@@ -54,6 +54,8 @@ check "complete_over_bare from each XOR4 launch, SINGLE's none" \
 	"$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"complete_over_bare"' "$results/results.json")" = 2
 check "restarts side by side: SINGLE from the cache and the prefix, XOR4 also rebuilt" \
 	test "$(grep -Ec '^  (SINGLE   (cache|fetch)|XOR4     (cache|rebuild|fetch)) +ours +[0-9.]+ +LLNL +[0-9.]+: ' "$out")" = 5
+check "XOR4's rebuild: its floor, the lost node's bytes arriving on the spare" \
+	grep -Eq "^  XOR4     rebuild .*floor [0-9.]+ s \(outside SCR's calls [0-9.]+, then the lost node's bytes arriving on the spare [0-9.]+ s\): no library beats [0-9.]+x LLNL here" "$out"
 check "each restart's SCR_Init recorded, both libraries" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_(cache|rebuild|fetch)_init_s"' \
 		"$results/results.json")" = 10

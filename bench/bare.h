@@ -23,7 +23,8 @@
  * call's, whose pages are there, as a library that keeps evicted files
  * does (lib/common/filepool.c); the last call (last != 0) removes it.
  *
- * bare_arrive is a rebuild's floor: the lost node's bytes land on the spare.
+ * bare_arrive is a rebuild's floor: the lost node's bytes land on the spare;
+ * bare_xor_rebuild is XOR's, the chain of XORs that brings them there.
  */
 #ifndef SCR_BENCH_BARE_H
 #define SCR_BENCH_BARE_H
@@ -313,12 +314,26 @@ static inline void bare_arrive_recv(const char *path, size_t per, size_t bytes, 
     munmap(rb, 2 * (size_t)BARE_PARTNER_PIECE);
 }
 
+/* the place in set of the member on host spare (the lost one's) */
+static inline int bare_spare_member(MPI_Comm set, int me, const char *spare)
+{
+    char host[256] = "";
+    int mine = -1, who;
+    gethostname(host, sizeof(host) - 1);
+    if (strcmp(host, spare) == 0)
+        mine = me;
+    MPI_Allreduce(&mine, &who, 1, MPI_INT, MPI_MAX, set);
+    if (who < 0)
+        bare_die("find the spare", spare);
+    return who;
+}
+
 static inline double bare_arrive(const char *dir, const char *buf, size_t per,
                                  size_t bytes, const char *spare)
 {
     MPI_Comm node, set;
-    int rank, local, me, n, who, mine = -1;
-    char host[256] = "", path[512];
+    int rank, local, me, n, who;
+    char path[512];
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &local);
@@ -326,11 +341,8 @@ static inline double bare_arrive(const char *dir, const char *buf, size_t per,
     MPI_Comm_split(MPI_COMM_WORLD, local, rank, &set);
     MPI_Comm_rank(set, &me);
     MPI_Comm_size(set, &n);
-    gethostname(host, sizeof(host) - 1);
-    if (strcmp(host, spare) == 0)
-        mine = me;
-    MPI_Allreduce(&mine, &who, 1, MPI_INT, MPI_MAX, set);
-    if (who < 0 || n < 2 || per == 0)
+    who = bare_spare_member(set, me, spare);
+    if (n < 2 || per == 0)
         bare_die("find the spare", spare);
     snprintf(path, sizeof(path), "%s/bare.%d.arrive", dir, rank);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -341,6 +353,97 @@ static inline double bare_arrive(const char *dir, const char *buf, size_t per,
         bare_arrive_send(buf, per, bytes, who, set);
     double t = bench_slowest(bench_now() - t0);
     MPI_Comm_free(&set);
+    return t;
+}
+
+/* An XOR rebuild's floor, tighter than bare_arrive's: each of the lost
+ * member's n chunks (its data's n - 1 and its parity) is the XOR of what
+ * the n - 1 survivors hold of one stripe, so every survivor must send n
+ * chunks' worth off its node, as many bytes as the whole set sends in an
+ * encode.  The cheapest way: a chain from the member after the lost one
+ * round to the lost one, each adding its own pieces (the data's chunks
+ * from a mapping, its parity stood in for by its first chunk), the lost one
+ * writing what arrives into one file.  The spare (host spare) is the lost
+ * member; timed from a barrier to the slowest rank's end. */
+static inline void bare_chain_slots(unsigned char *out, const char *s, size_t per,
+                                    size_t chunk, size_t off, size_t len, int n,
+                                    unsigned char *pad)
+{
+    for (int q = 0; q < n; q++) {
+        size_t c = q < n - 1 ? (size_t)q : 0;
+        memcpy(out + (size_t)q * len, bare_range(s, per, c * chunk + off, len, pad), len);
+    }
+}
+
+static inline void bare_chain_step(unsigned char *out, const unsigned char *in,
+                                   size_t bytes)
+{
+#ifdef BENCH_HAVE_ISAL
+    void *v[3] = {(void *)in, out, out};
+    if (bytes % 32 == 0 && xor_gen(3, (int)bytes, v) == 0)
+        return;
+#endif
+    for (size_t x = 0; x < bytes; x++)
+        out[x] ^= in[x];
+}
+
+static inline double bare_xor_rebuild(const char *dir, const char *buf, size_t per,
+                                      const char *spare)
+{
+    bare_t b;
+    bare_setup(&b, dir, buf, per);
+    int n = b.n, sfd = -1, dfd = -1, who = bare_spare_member(b.set, b.me, spare);
+    int p = (b.me - who - 1 + n) % n, last = p == n - 1;
+    size_t chunk = ((per + (size_t)n - 2) / (size_t)(n - 1) + 7) & ~(size_t)7;
+    size_t msg = (size_t)n * BARE_XOR_PIECE;
+    unsigned char *in = bare_alloc(2 * msg), *out = bare_alloc(2 * msg),
+                  *pad = bare_alloc(BARE_XOR_PIECE);
+    if (!in || !out || !pad || n < 2)
+        bare_die("set up", "the XOR rebuild");
+    MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL},
+                sq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    int left = (b.me + n - 1) % n, right = (b.me + 1) % n;
+    double t0 = bench_now();
+    const char *s = last ? NULL : bare_map(b.src, per, &sfd);
+    if (last && (dfd = open(b.dst, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0)
+        bare_die("open", b.dst);
+    size_t first = chunk < BARE_XOR_PIECE ? chunk : BARE_XOR_PIECE;
+    if (p > 0)
+        MPI_Irecv(in, (int)((size_t)n * first), MPI_BYTE, left, 11, b.set, &rq[0]);
+    for (size_t off = 0, i = 0; off < chunk; off += BARE_XOR_PIECE, i++) {
+        size_t len = chunk - off < BARE_XOR_PIECE ? chunk - off : BARE_XOR_PIECE;
+        size_t next = off + len,
+               nlen = chunk - next < BARE_XOR_PIECE ? chunk - next : BARE_XOR_PIECE;
+        unsigned char *ik = in + (i & 1) * msg, *ok = out + (i & 1) * msg;
+        MPI_Wait(&rq[i & 1], MPI_STATUS_IGNORE);
+        if (p > 0 && next < chunk)
+            MPI_Irecv(in + ((i + 1) & 1) * msg, (int)((size_t)n * nlen), MPI_BYTE, left,
+                      11, b.set, &rq[(i + 1) & 1]);
+        if (last) {
+            for (int q = 0; q < n; q++)
+                if (pwrite(dfd, ik + (size_t)q * len, len,
+                           (off_t)((size_t)q * chunk + off)) != (ssize_t)len)
+                    bare_die("write", b.dst);
+            continue;
+        }
+        MPI_Wait(&sq[i & 1], MPI_STATUS_IGNORE); /* piece i - 2 is out */
+        bare_chain_slots(ok, s, per, chunk, off, len, n, pad);
+        if (p > 0)
+            bare_chain_step(ok, ik, (size_t)n * len);
+        MPI_Isend(ok, (int)((size_t)n * len), MPI_BYTE, right, 11, b.set, &sq[i & 1]);
+    }
+    MPI_Waitall(2, sq, MPI_STATUSES_IGNORE);
+    if (s)
+        munmap((void *)s, per);
+    if (sfd >= 0)
+        close(sfd);
+    if (last && (fsync(dfd) < 0 || close(dfd) < 0))
+        bare_die("fsync", b.dst);
+    double t = bench_slowest(bench_now() - t0);
+    bare_done(&b, 1);
+    munmap(in, 2 * msg);
+    munmap(out, 2 * msg);
+    munmap(pad, BARE_XOR_PIECE);
     return t;
 }
 

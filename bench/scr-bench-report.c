@@ -662,6 +662,13 @@ static void print_rebuild_floor(FILE *out, const char *sc, double o, double l, d
             "arriving on the spare %.3f s): no library beats %.2fx LLNL here, %.2fx in "
             "SCR's calls; ours reaches %.2f of the floor",
             floor, o - so, a, l / floor, sl / a, floor / o);
+    double x = median_of("whole.ours", sc, "restart_rebuild_bare_s");
+    if (x > 0)
+        fprintf(out,
+                "; bare floor %.3f s (outside SCR's calls, then the chain of XORs that "
+                "brings those bytes there %.3f s, bench/bare.h): no library beats %.2fx "
+                "LLNL here, %.2fx in SCR's calls; ours reaches %.2f of it",
+                o - so + x, x, l / (o - so + x), sl / x, (o - so + x) / o);
 }
 
 /* issue 39, item 1: restarts side by side (bench/run's restarts, scr-ckpt

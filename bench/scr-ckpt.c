@@ -447,7 +447,8 @@ static double restart_cp_baseline(void)
  * for fetch its cp baseline after the restart (restart_fetch_cp_s); for a
  * rebuild with BENCH_SPARE (the spare's host) and BENCH_LOST_BYTES (what the
  * lost node held per rank), the rebuild's floor after it
- * (restart_rebuild_arrive_s, bare_arrive) */
+ * (restart_rebuild_arrive_s, bare_arrive), for XOR also the chain of XORs
+ * that brings those bytes there (restart_rebuild_bare_s, bare_xor_rebuild) */
 static int restart_run(char *buf, size_t per, double t_mpi)
 {
     char name[SCR_MAX_FILENAME], file[64], path[SCR_MAX_FILENAME], metric[64];
@@ -500,6 +501,10 @@ static int restart_run(char *buf, size_t per, double t_mpi)
         double a = bare_arrive(base ? base : "/dev/shm", buf, per,
                                (size_t)strtoull(lost, NULL, 10), spare);
         emit("restart_rebuild_arrive_s", &a, 1, "s");
+        if (bare_kind() == 'X') {
+            double x = bare_xor_rebuild(base ? base : "/dev/shm", buf, per, spare);
+            emit("restart_rebuild_bare_s", &x, 1, "s");
+        }
     }
     SCR_Finalize();
     emit_coll();

@@ -56,6 +56,8 @@ check "restarts side by side: SINGLE from the cache and the prefix, XOR4 also re
 	test "$(grep -Ec '^  (SINGLE   (cache|fetch)|XOR4     (cache|rebuild|fetch)) +ours +[0-9.]+ +LLNL +[0-9.]+: ' "$out")" = 5
 check "XOR4's rebuild: its floor, the lost node's bytes arriving on the spare" \
 	grep -Eq "^  XOR4     rebuild .*floor [0-9.]+ s \(outside SCR's calls [0-9.]+, then the lost node's bytes arriving on the spare [0-9.]+ s\): no library beats [0-9.]+x LLNL here" "$out"
+check "XOR4's rebuild: its bare floor, the chain of XORs" \
+	grep -Eq "^  XOR4     rebuild .*; bare floor [0-9.]+ s \(outside SCR's calls, then the chain of XORs that brings those bytes there [0-9.]+ s, bench/bare.h\): no library beats [0-9.]+x LLNL here" "$out"
 check "each restart's SCR_Init recorded, both libraries" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_(cache|rebuild|fetch)_init_s"' \
 		"$results/results.json")" = 10

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -27,6 +28,45 @@
 /* a halt condition that holds now, with its reason in buf.  Before the
  * first launch, SCR_FINALIZE_CALLED is an earlier run's (a job script may
  * run `scr run` twice); after a launch of ours it says ours finished. */
+/* SCR_START_TIMEOUT: a launch has started once this run's SCR_Init has
+ * rewritten the prefix's nodes.scr (rank 0 does, every run).  The file is
+ * compared with itself before the launch, not with the clock: a parallel
+ * file system's clock need not be this node's. */
+typedef struct {
+    char path[4400];
+    struct stat before;
+    int existed;
+} run_start_t;
+
+static void run_start_init(run_start_t *s, const char *prefix)
+{
+    pfs_meta_path(prefix, "nodes.scr", s->path, sizeof(s->path));
+    s->existed = stat(s->path, &s->before) == 0;
+}
+
+static int run_started(void *arg)
+{
+    const run_start_t *s = arg;
+    struct stat st;
+    if (stat(s->path, &st) < 0)
+        return 0;
+    return !s->existed || st.st_ino != s->before.st_ino ||
+           st.st_mtim.tv_sec != s->before.st_mtim.tv_sec ||
+           st.st_mtim.tv_nsec != s->before.st_mtim.tv_nsec;
+}
+
+/* the deadline's seconds (0: none), or -1 after saying what is wrong */
+static double run_start_timeout(void)
+{
+    const char *v = getenv("SCR_START_TIMEOUT");
+    double secs = 0;
+    if (v && *v && (units_parse_double(v, &secs) < 0 || secs < 0)) {
+        fprintf(stderr, "scr run: SCR_START_TIMEOUT=%s: not a number of seconds\n", v);
+        return -1;
+    }
+    return secs;
+}
+
 static int run_halted(const cmd_job_t *j, int launched, char *buf, size_t len)
 {
     kvtree_t *t = kvtree_new();
@@ -151,7 +191,8 @@ int cmd_run(int argc, char **argv)
     int runs = runs_env && *runs_env ? atoi(runs_env) : 1, rc = 1, attempt, user_n;
     int want = run_want(&j, argc - first, argv + first, &user_n);
     char reason[256];
-    if (want < 0) {
+    double start_secs = run_start_timeout();
+    if (want < 0 || start_secs < 0) {
         cmd_job_free(&j);
         return 1;
     }
@@ -188,7 +229,11 @@ int cmd_run(int argc, char **argv)
                scr_now() - decide0);
         fflush(stdout);
         free(hosts);
-        rc = launch_run(cmd.argv, NULL);
+        run_start_t st;
+        run_start_init(&st, j.o.prefix);
+        launch_deadline_t dl = {start_secs, run_started, &st};
+        int stopped;
+        rc = launch_run_deadline(cmd.argv, &dl, &stopped);
         decide0 = scr_now();
         argv_free(&cmd);
         nodelist_delete(&use);
@@ -199,7 +244,12 @@ int cmd_run(int argc, char **argv)
             printf("scr run: run %d succeeded\n", attempt);
             break;
         }
-        printf("scr run: run %d exited with status %d\n", attempt, rc);
+        if (stopped)
+            printf("scr run: run %d did not reach SCR_Init within %g s "
+                   "(SCR_START_TIMEOUT); stopped it\n",
+                   attempt, start_secs);
+        else
+            printf("scr run: run %d exited with status %d\n", attempt, rc);
         fflush(stdout);
     }
     if (runs >= 0 && attempt > runs && rc != 0)

@@ -288,7 +288,40 @@ static char *launch_read_out(int fd, launch_wait_t *w, pid_t pid)
     return buf;
 }
 
-int launch_run_said(char **argv, char **out_text, const char *who)
+/* a start-up deadline being watched (launch_deadline_t) */
+typedef struct {
+    const launch_deadline_t *dl;
+    double t0, checked, killed; /* scr_now() of the launch, last look, SIGTERM */
+    int started;
+} launch_watch_t;
+
+/* look (once a second) whether the launch started; stop it when its time
+ * is up, and kill it 10 s after that */
+static void launch_watch_tick(launch_watch_t *w, pid_t pid)
+{
+    double now = scr_now();
+    if (!w->dl || w->dl->secs <= 0 || w->started)
+        return;
+    if (w->killed > 0) {
+        if (now - w->killed >= 10.0)
+            kill(pid, SIGKILL);
+        return;
+    }
+    if (now - w->checked < 1.0)
+        return;
+    w->checked = now;
+    if (w->dl->started(w->dl->arg)) {
+        w->started = 1;
+        return;
+    }
+    if (now - w->t0 >= w->dl->secs) {
+        kill(pid, SIGTERM);
+        w->killed = now;
+    }
+}
+
+static int launch_run_watched(char **argv, char **out_text, const char *who,
+                              const launch_deadline_t *dl, int *stopped)
 {
     int pfd[2] = {-1, -1};
     if (out_text && pipe(pfd) < 0)
@@ -310,6 +343,7 @@ int launch_run_said(char **argv, char **out_text, const char *who)
     }
     launch_wait_t w;
     launch_wait_start(&w, who, argv);
+    launch_watch_t dw = {dl, scr_now(), 0, 0, 0};
     if (out_text) {
         close(pfd[1]);
         *out_text = launch_read_out(pfd[0], &w, pid);
@@ -317,7 +351,7 @@ int launch_run_said(char **argv, char **out_text, const char *who)
     }
     int status;
     for (;;) {
-        pid_t r = waitpid(pid, &status, who ? WNOHANG : 0);
+        pid_t r = waitpid(pid, &status, who || dl ? WNOHANG : 0);
         if (r == pid)
             break;
         if (r < 0 && errno != EINTR)
@@ -326,12 +360,26 @@ int launch_run_said(char **argv, char **out_text, const char *who)
             struct timespec nap = {0, 100 * 1000 * 1000};
             nanosleep(&nap, NULL);
             launch_wait_tick(&w, pid);
+            launch_watch_tick(&dw, pid);
         }
     }
+    if (stopped)
+        *stopped = dw.killed > 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int launch_run_said(char **argv, char **out_text, const char *who)
+{
+    return launch_run_watched(argv, out_text, who, NULL, NULL);
 }
 
 int launch_run(char **argv, char **out_text)
 {
-    return launch_run_said(argv, out_text, NULL);
+    return launch_run_watched(argv, out_text, NULL, NULL, NULL);
+}
+
+int launch_run_deadline(char **argv, const launch_deadline_t *dl, int *stopped)
+{
+    *stopped = 0;
+    return launch_run_watched(argv, NULL, NULL, dl && dl->secs > 0 ? dl : NULL, stopped);
 }

@@ -64,4 +64,17 @@ int launch_run(char **argv, char **out_text);
  * s for COMMAND (pid P)" on stdout */
 int launch_run_said(char **argv, char **out_text, const char *who);
 
+/* A launch's start-up deadline: when started(arg) has not said 1 within
+ * secs seconds of the launch, the launcher gets SIGTERM (it stops the
+ * application's processes), then SIGKILL 10 s later. */
+typedef struct {
+    double secs;
+    int (*started)(void *arg);
+    void *arg;
+} launch_deadline_t;
+
+/* launch_run (stdout through) with a start-up deadline; *stopped says
+ * whether the deadline stopped it */
+int launch_run_deadline(char **argv, const launch_deadline_t *dl, int *stopped);
+
 #endif

@@ -198,6 +198,9 @@ static const param_info_t table[] = {
      "used)"},
     {"SCR_EXCLUDE_NODES", NULL, 0, NULL,
      "nodes scr run never launches on (host list, e.g. node[3-4])"},
+    {"SCR_START_TIMEOUT", "0", 0, NULL,
+     "seconds scr run gives a launch to reach SCR_Init before it stops the launch "
+     "and relaunches (0: no limit)"},
     {"SCR_WATCHDOG_TIMEOUT", "0", 0, NULL, "accepted for compatibility; no effect yet"},
     /* logging */
     {"SCR_LOG_ENABLE", "0", 0, NULL, "1: write the event log"},

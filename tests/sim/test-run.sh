@@ -12,16 +12,21 @@
 #    application exits non-zero; a second `scr run` in the same job launches
 #    and restarts; a rerun that then fails is relaunched, and so is one that
 #    dies before SCR_Init (the finished mark is the earlier run's)
+#  - a launch that hangs before SCR_Init is stopped at SCR_START_TIMEOUT
+#    and launched again
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
 # scr run keeps the job's down nodes in its control directory on this host
-cntl=/dev/shm/$(id -un)/scr.4242
-cntl2=/dev/shm/$(id -un)/scr.4343
+# (job ids of this run's own: a second copy of this test at once would
+# share the directories of fixed ones, and did)
+job1=$((10000000 + $$)) job2=$((20000000 + $$))
+cntl=/dev/shm/$(id -un)/scr.$job1
+cntl2=/dev/shm/$(id -un)/scr.$job2
 rm -rf "$cntl" "$cntl2"
 sim_setup 5
 trap 'sim_cleanup; [ -n "${SCR_TEST_KEEP:-}" ] || rm -rf "$out"; rm -rf "$cntl" "$cntl2"' EXIT
-export SCR_JOB_ID=4242 SCR_LAUNCHER=mpirun SCR_JOB_NODES='node[1-5]' SCR_COPY_TYPE=XOR \
+export SCR_JOB_ID=$job1 SCR_LAUNCHER=mpirun SCR_JOB_NODES='node[1-5]' SCR_COPY_TYPE=XOR \
 	SCR_FLUSH=0 SCR_RUNS=3 SCR_MPIRUN="$simnode mpirun $sim_dir -x SCR_JOB_ID -x SCR_COPY_TYPE -x SCR_FLUSH"
 run() { (cd "$pfs" && timeout 300 "$scr" run -np 8 --map-by ppr:2:node "$ex" "$@"); }
 
@@ -79,9 +84,9 @@ check "halt: scr run does not launch" has "$out/halt" 'halt condition holds'
 (cd "$pfs" && "$scr" prerun) >"$out/prerun" 2>&1
 check "halt: scr prerun exits 3" test $? -eq 3
 
-# ---- a new job (4343) in an empty prefix: finished runs, reruns ----
+# ---- a new job (job2) in an empty prefix: finished runs, reruns ----
 rm -rf "${pfs:?}"/* "$pfs/.scr"
-export SCR_JOB_ID=4343
+export SCR_JOB_ID=$job2
 run --steps 4 --exit-status 5 --expect-restart 0 >"$out/fin" 2>&1
 check "finished: scr run returns the application's status" test $? -eq 5
 check "finished: run 1 exited non-zero after SCR_Finalize" has "$out/fin" 'scr run: run 1 exited with status 5'
@@ -120,4 +125,30 @@ check "dies at start: the relaunch restarted from step 12 and finished" \
 	has "$out/early" 'restarted from step\.12, every byte verified'
 check "dies at start: done" has "$out/early" 'done at step 16'
 rm -rf "$pfs/dies-first.sh" "$pfs/first-launch"
+
+# the next launch hangs before SCR_Init, as one caught in Slurm's mpi/pmix
+# wire-up after a node died does: one rank never starts MPI, the others
+# wait for it in MPI_Init.  SCR_START_TIMEOUT has scr run stop it and
+# launch again; the relaunch restarts from step 16
+cat >"$pfs/stalls-first.sh" <<EOF
+#!/bin/sh
+mkdir "$pfs/first-launch" 2>/dev/null && exec sleep 617
+exec "$ex" "\$@"
+EOF
+chmod +x "$pfs/stalls-first.sh"
+t0=$(date +%s)
+(cd "$pfs" && SCR_START_TIMEOUT=20 timeout 300 "$scr" run -np 8 --map-by ppr:2:node \
+	"$pfs/stalls-first.sh" --steps 20 >"$out/stall" 2>&1)
+check "stalls at start: scr run succeeds" test $? -eq 0
+check "stalls at start: run 1 stopped at SCR_START_TIMEOUT" \
+	has "$out/stall" 'scr run: run 1 did not reach SCR_Init within 20 s \(SCR_START_TIMEOUT\); stopped it'
+check "stalls at start: the relaunch restarted from step 16 and finished" \
+	has "$out/stall" 'restarted from step\.16, every byte verified'
+check "stalls at start: done, well before the launcher's own timeout" \
+	test "$(($(date +%s) - t0))" -lt 200 -a -n "$(grep 'done at step 20' "$out/stall")"
+check "stalls at start: no sleeping rank is left behind" \
+	test -z "$(pgrep -f "sleep 617" | head -1)"
+rm -rf "$pfs/stalls-first.sh" "$pfs/first-launch"
+check "a bad SCR_START_TIMEOUT is refused in one line naming it" \
+	sh -c "cd '$pfs' && SCR_START_TIMEOUT=soon '$scr' run -np 8 '$ex' 2>&1 | grep -q 'SCR_START_TIMEOUT=soon: not a number of seconds'"
 finish

@@ -28,6 +28,9 @@
 #      ends (Open MPI aborts the others when PMIx reports the lost rank;
 #      scr run's srun also has --kill-on-bad-exit=1 for ranks that die
 #      before MPI can tell), the relaunch restarts from the cache
+#  (s) one rank of a `scr run` launch never starts MPI, the others wait in
+#      MPI_Init: SCR_START_TIMEOUT stops the launch (srun gets SIGTERM) and
+#      scr run launches again
 #  (h) a node dies under two jobs: the one without --scr=on is killed
 #      (Slurm's default, untouched), the --scr=on one keeps running: its
 #      `scr run` relaunches on the live node, although the failed run's
@@ -240,6 +243,25 @@ check "(i) rank 1 died alone and the run ended with it" has "$work/runI.out" 'ru
 check "(i) the relaunch restarted from checkpoint 4 in cache" has "$work/runI.out" 'restarted from step\.4, every byte verified'
 check "(i) and finished" has "$work/runI.out" 'done at step 8'
 check "(i) scr run succeeded" has "$work/runI.out" 'scr run exit: 0'
+fi
+
+# ---- (s) a launch that hangs before SCR_Init is stopped and launched again
+if want s; then
+rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt" "$work/s.first"
+# one rank never starts MPI; the others wait for it in MPI_Init, as in a
+# wire-up that never finishes (the PMIx fence's own timeout is 300 s)
+script stallS.sh "mkdir $work/s.first 2>/dev/null && exec sleep 619
+exec $example \"\$@\""
+script runS.sh "export SCR_RUNS=3 SCR_START_TIMEOUT=25
+scr_srun --mpi=pmix ./stallS.sh --steps 4 --every 2 --size 65536
+echo \"scr run exit: \$?\""
+j=$(submit --scr=on -N2 --ntasks-per-node=2 -o runS.out runS.sh)
+wait_job "$j" || scancel "$j"
+check "(s) run 1 never reached SCR_Init and scr run stopped it" has "$work/runS.out" \
+	'scr run: run 1 did not reach SCR_Init within 25 s \(SCR_START_TIMEOUT\); stopped it'
+check "(s) the relaunch finished" has "$work/runS.out" 'done at step 4'
+check "(s) scr run succeeded" has "$work/runS.out" 'scr run exit: 0'
+check "(s) no process of the stopped run is left" test -z "$(pgrep -f '^sleep 619$')"
 fi
 
 # ---- (h) a node failure kills a job without --scr=on, not one with it

@@ -221,7 +221,7 @@ t=$SECONDS
 # job_submit plugin (e, g), the prolog's drain and purge (c), scavenge,
 # index and fetch by the installed tools (b, f), the epilog's refusal of a
 # symbolic link (d).  The relaunches (a: on the spare, h: past a step Slurm
-# keeps, i: a rank dying alone) are scr run's and the library's; they run in
+# keeps, i: a rank dying alone, s: a launch that never starts) are scr run's and the library's; they run in
 # cluster_slurm_san from the build tree, and the demo below relaunches on
 # the spare from these packages.  SCR_TEST_CASES= (empty) runs them all.
 SCR_TEST_CASES=${SCR_TEST_CASES-e g c b f d} SCR_INSTALLED=/usr \

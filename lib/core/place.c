@@ -41,6 +41,31 @@ static void place_rmdir_up(char *path, size_t top)
     }
 }
 
+/* each file name of ranks (a tree's RANK level: <r> FILE <rel>) to fn,
+ * until fn says stop (non-zero), which is returned */
+typedef int (*place_name_fn)(const char *rel, void *arg);
+
+static int place_each_name(const kvtree_t *ranks, place_name_fn fn, void *arg)
+{
+    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r))
+        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
+             f = kvtree_elem_next(f)) {
+            int rc = fn(kvtree_elem_key(f), arg);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+/* place_each_name: stop (1) at a name that has a file below directory base */
+static int place_name_taken(const char *rel, void *base)
+{
+    char path[8400];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/%s", (const char *)base, rel);
+    return lstat(path, &st) == 0;
+}
+
 int place_file(const char *prefix, const char *dir, const char *rel, scr_error_t *err)
 {
     char from[4400], to[4400];
@@ -76,35 +101,31 @@ int place_file(const char *prefix, const char *dir, const char *rel, scr_error_t
     return 0;
 }
 
-/* 1 if a file of files is at its own path already */
-static int place_clash(const char *prefix, const kvtree_t *files)
+typedef struct {
+    const char *prefix, *dir;
+    scr_error_t *err; /* the first failure's reason */
+    int bad;
+} place_all_t;
+
+static int place_all_one(const char *rel, void *arg)
 {
-    char path[4400];
-    struct stat st;
-    for (kvtree_elem_t *r = kvtree_first(kvtree_get(files, "RANK")); r;
-         r = kvtree_elem_next(r))
-        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
-             f = kvtree_elem_next(f)) {
-            snprintf(path, sizeof(path), "%s/%s", prefix, kvtree_elem_key(f));
-            if (lstat(path, &st) == 0)
-                return 1;
-        }
+    place_all_t *a = arg;
+    if (place_file(a->prefix, a->dir, rel, a->bad ? NULL : a->err) < 0)
+        a->bad++;
     return 0;
 }
 
 int place_all(const char *prefix, int id, const char *dir, const kvtree_t *files,
               scr_error_t *err)
 {
-    int bad = 0;
-    if (place_clash(prefix, files) && place_supersede(prefix, id, files, err) < 0)
+    const kvtree_t *ranks = kvtree_get(files, "RANK");
+    /* a file of files at its own path already: an older dataset named it */
+    if (place_each_name(ranks, place_name_taken, (void *)prefix) &&
+        place_supersede(prefix, id, files, err) < 0)
         return 1;
-    for (kvtree_elem_t *r = kvtree_first(kvtree_get(files, "RANK")); r;
-         r = kvtree_elem_next(r))
-        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
-             f = kvtree_elem_next(f))
-            if (place_file(prefix, dir, kvtree_elem_key(f), bad ? NULL : err) < 0)
-                bad++;
-    return bad;
+    place_all_t a = {prefix, dir, err, 0};
+    place_each_name(ranks, place_all_one, &a);
+    return a.bad;
 }
 
 int place_done(const kvtree_t *index, int id, const char *dir)
@@ -119,14 +140,16 @@ static int place_rm(const char *path, const struct stat *st, int flag, struct FT
     return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+static int place_name_add(const char *rel, void *names)
+{
+    kvtree_set(names, rel, NULL);
+    return 0;
+}
+
 /* the file names of files (RANK <r> FILE <rel>) into names: rel -> nothing */
 static void place_names_of(const kvtree_t *files, kvtree_t *names)
 {
-    for (kvtree_elem_t *r = kvtree_first(kvtree_get(files, "RANK")); r;
-         r = kvtree_elem_next(r))
-        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
-             f = kvtree_elem_next(f))
-            kvtree_set(names, kvtree_elem_key(f), NULL);
+    place_each_name(kvtree_get(files, "RANK"), place_name_add, names);
 }
 
 /* place_supersede_by: 1 if a complete staged dataset in dir names a file of
@@ -150,16 +173,7 @@ static int place_overlaps(const char *prefix, const char *dir, const void *names
  * staged file of */
 static int place_hit_staged(const kvtree_t *ranks, void *mine)
 {
-    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r))
-        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
-             f = kvtree_elem_next(f)) {
-            char path[8400];
-            struct stat st;
-            snprintf(path, sizeof(path), "%s/%s", (const char *)mine, kvtree_elem_key(f));
-            if (lstat(path, &st) == 0)
-                return 1;
-        }
-    return 0;
+    return place_each_name(ranks, place_name_taken, mine);
 }
 
 /* 1 if dataset dir of index entry e is complete and staged (safe name) */
@@ -305,34 +319,40 @@ void place_unlink(const char *prefix, const char *rel)
         place_rmdir_up(path, strlen(prefix));
 }
 
+typedef struct {
+    const char *prefix;
+    const kvtree_t *kept; /* names to leave, or NULL: none */
+} place_rm_t;
+
+static int place_unlink_one(const char *rel, void *arg)
+{
+    const place_rm_t *a = arg;
+    if (!a->kept || !kvtree_get(a->kept, rel))
+        place_unlink(a->prefix, rel); /* refuses an unsafe name */
+    return 0;
+}
+
 /* the files of a complete staged dataset that only it names */
 static void place_remove_files(const char *prefix, const kvtree_t *index, int id,
                                const char *dir)
 {
     char dsetdir[4200];
-    kvtree_t *mine = kvtree_new(), *kept = NULL;
+    kvtree_t *mine = kvtree_new();
     snprintf(dsetdir, sizeof(dsetdir), "%s/%s", prefix, dir);
-    if (r2f_read_all(dsetdir, mine, NULL) == 0)
-        kept = place_names_kept(prefix, index, id);
-    for (kvtree_elem_t *r = kvtree_first(kvtree_get(mine, "RANK")); kept && r;
-         r = kvtree_elem_next(r))
-        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
-             f = kvtree_elem_next(f)) {
-            const char *rel = kvtree_elem_key(f);
-            if (path_is_safe_relative(rel) && !kvtree_get(kept, rel))
-                place_unlink(prefix, rel);
-        }
-    kvtree_delete(&kept);
+    if (r2f_read_all(dsetdir, mine, NULL) == 0) {
+        kvtree_t *kept = place_names_kept(prefix, index, id);
+        place_rm_t a = {prefix, kept};
+        place_each_name(kvtree_get(mine, "RANK"), place_unlink_one, &a);
+        kvtree_delete(&kept);
+    }
     kvtree_delete(&mine);
 }
 
-static int place_unlink_each(const kvtree_t *ranks, void *arg)
+/* r2f_each: every file of ranks goes */
+static int place_unlink_each(const kvtree_t *ranks, void *prefix)
 {
-    for (kvtree_elem_t *r = kvtree_first(ranks); r; r = kvtree_elem_next(r))
-        for (kvtree_elem_t *f = kvtree_first(kvtree_get(kvtree_elem_tree(r), "FILE")); f;
-             f = kvtree_elem_next(f))
-            place_unlink(arg, kvtree_elem_key(f));
-    return 0;
+    place_rm_t a = {prefix, NULL};
+    return place_each_name(ranks, place_unlink_one, &a);
 }
 
 int place_remove(const char *prefix, kvtree_t *index, int id, scr_error_t *err)

@@ -59,8 +59,9 @@ static inline void bare_die(const char *what, const char *path)
     MPI_Abort(MPI_COMM_WORLD, 4);
 }
 
-/* the set, the paths, and the source file written (untimed) */
-static inline void bare_setup(bare_t *b, const char *dir, const char *buf, size_t per)
+/* this rank and the same local rank of every other node: *set, *me and *n
+ * as in bare_t; returns the rank in MPI_COMM_WORLD */
+static inline int bare_set(MPI_Comm *set, int *me, int *n)
 {
     MPI_Comm node;
     int rank, local;
@@ -68,9 +69,16 @@ static inline void bare_setup(bare_t *b, const char *dir, const char *buf, size_
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &local);
     MPI_Comm_free(&node);
-    MPI_Comm_split(MPI_COMM_WORLD, local, rank, &b->set);
-    MPI_Comm_rank(b->set, &b->me);
-    MPI_Comm_size(b->set, &b->n);
+    MPI_Comm_split(MPI_COMM_WORLD, local, rank, set);
+    MPI_Comm_rank(*set, me);
+    MPI_Comm_size(*set, n);
+    return rank;
+}
+
+/* the set, the paths, and the source file written (untimed) */
+static inline void bare_setup(bare_t *b, const char *dir, const char *buf, size_t per)
+{
+    int rank = bare_set(&b->set, &b->me, &b->n);
     snprintf(b->src, sizeof(b->src), "%s/bare.%d.src", dir, rank);
     snprintf(b->dst, sizeof(b->dst), "%s/bare.%d.dst", dir, rank);
     FILE *fp = fopen(b->src, "w");
@@ -331,17 +339,9 @@ static inline int bare_spare_member(MPI_Comm set, int me, const char *spare)
 static inline double bare_arrive(const char *dir, const char *buf, size_t per,
                                  size_t bytes, const char *spare)
 {
-    MPI_Comm node, set;
-    int rank, local, me, n, who;
+    MPI_Comm set;
+    int me, n, rank = bare_set(&set, &me, &n), who = bare_spare_member(set, me, spare);
     char path[512];
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &local);
-    MPI_Comm_free(&node);
-    MPI_Comm_split(MPI_COMM_WORLD, local, rank, &set);
-    MPI_Comm_rank(set, &me);
-    MPI_Comm_size(set, &n);
-    who = bare_spare_member(set, me, spare);
     if (n < 2 || per == 0)
         bare_die("find the spare", spare);
     snprintf(path, sizeof(path), "%s/bare.%d.arrive", dir, rank);

@@ -497,12 +497,13 @@ static int restart_run(char *buf, size_t per, double t_mpi)
     }
     const char *spare = getenv("BENCH_SPARE"), *lost = getenv("BENCH_LOST_BYTES"),
                *base = getenv("SCR_CACHE_BASE");
+    if (!base)
+        base = "/dev/shm";
     if (strcmp(c.restart, "rebuild") == 0 && spare && lost) {
-        double a = bare_arrive(base ? base : "/dev/shm", buf, per,
-                               (size_t)strtoull(lost, NULL, 10), spare);
+        double a = bare_arrive(base, buf, per, (size_t)strtoull(lost, NULL, 10), spare);
         emit("restart_rebuild_arrive_s", &a, 1, "s");
         if (bare_kind() == 'X') {
-            double x = bare_xor_rebuild(base ? base : "/dev/shm", buf, per, spare);
+            double x = bare_xor_rebuild(base, buf, per, spare);
             emit("restart_rebuild_bare_s", &x, 1, "s");
         }
     }

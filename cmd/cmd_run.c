@@ -25,9 +25,6 @@
 #include "pfs.h"
 #include "units.h"
 
-/* a halt condition that holds now, with its reason in buf.  Before the
- * first launch, SCR_FINALIZE_CALLED is an earlier run's (a job script may
- * run `scr run` twice); after a launch of ours it says ours finished. */
 /* SCR_START_TIMEOUT: a launch has started once this run's SCR_Init has
  * rewritten the prefix's nodes.scr (rank 0 does, every run).  The file is
  * compared with itself before the launch, not with the clock: a parallel
@@ -67,6 +64,9 @@ static double run_start_timeout(void)
     return secs;
 }
 
+/* a halt condition that holds now, with its reason in buf.  Before the
+ * first launch, SCR_FINALIZE_CALLED is an earlier run's (a job script may
+ * run `scr run` twice); after a launch of ours it says ours finished. */
 static int run_halted(const cmd_job_t *j, int launched, char *buf, size_t len)
 {
     kvtree_t *t = kvtree_new();

@@ -300,7 +300,7 @@ typedef struct {
 static void launch_watch_tick(launch_watch_t *w, pid_t pid)
 {
     double now = scr_now();
-    if (!w->dl || w->dl->secs <= 0 || w->started)
+    if (!w->dl || w->started) /* launch_run_deadline: no dl without secs */
         return;
     if (w->killed > 0) {
         if (now - w->killed >= 10.0)

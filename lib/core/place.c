@@ -146,27 +146,23 @@ static int place_name_add(const char *rel, void *names)
     return 0;
 }
 
-/* the file names of files (RANK <r> FILE <rel>) into names: rel -> nothing */
-static void place_names_of(const kvtree_t *files, kvtree_t *names)
+/* r2f_each (or a tree's RANK level): the file names of ranks into names
+ * (rel -> nothing) */
+static int place_add_names(const kvtree_t *ranks, void *names)
 {
-    place_each_name(kvtree_get(files, "RANK"), place_name_add, names);
+    return place_each_name(ranks, place_name_add, names);
 }
 
-/* place_supersede_by: 1 if a complete staged dataset in dir names a file of
- * names (a kvtree of them) */
-static int place_overlaps(const char *prefix, const char *dir, const void *names)
+static int place_name_in(const char *rel, void *names)
 {
-    char dsetdir[4200];
-    kvtree_t *all = kvtree_new(), *mine = kvtree_new();
-    snprintf(dsetdir, sizeof(dsetdir), "%s/%s", prefix, dir);
-    r2f_read_all(dsetdir, all, NULL);
-    place_names_of(all, mine);
-    int hit = 0;
-    for (kvtree_elem_t *f = kvtree_first(mine); f && !hit; f = kvtree_elem_next(f))
-        hit = kvtree_get(names, kvtree_elem_key(f)) != NULL;
-    kvtree_delete(&all);
-    kvtree_delete(&mine);
-    return hit;
+    return kvtree_get(names, rel) != NULL;
+}
+
+/* r2f_each: stop (1) at the first name of ranks that names (a kvtree of
+ * them) holds */
+static int place_hit_names(const kvtree_t *ranks, void *names)
+{
+    return place_each_name(ranks, place_name_in, names);
 }
 
 /* r2f_each: stop (1) at the first name that dataset directory mine holds a
@@ -223,14 +219,12 @@ void place_drop(const char *prefix, const kvtree_t *index, int id, int other)
     flushfile_set(prefix, other, "PFS", 0, NULL);
 }
 
-/* 1 if older dataset dir (relative to the prefix) names a file of the one
- * being placed, as the caller of place_supersede_by tells it */
-typedef int (*place_hit_fn)(const char *prefix, const char *dir, const void *arg);
-
-/* every older complete staged dataset that hit says shares a name leaves the
- * index; returns how many, -1 when the index cannot be read */
-static int place_supersede_by(const char *prefix, int id, place_hit_fn hit_fn,
-                              const void *arg, scr_error_t *err)
+/* every older complete staged dataset that shares a name with the one
+ * being placed leaves the index: hit_fn, over each older dataset's tree a
+ * file at a time (r2f_each), says 1 at the first shared name.  Returns how
+ * many left, -1 when the index cannot be read. */
+static int place_supersede_by(const char *prefix, int id, r2f_fn hit_fn, void *arg,
+                              scr_error_t *err)
 {
     kvtree_t *index = kvtree_new(), *older = kvtree_new();
     if (index_read(prefix, index, err) < 0 && errno != ENOENT) {
@@ -243,8 +237,11 @@ static int place_supersede_by(const char *prefix, int id, place_hit_fn hit_fn,
         kvtree_elem_t *d = kvtree_first(kvtree_getf(older, "%d DSET", i));
         int other = atoi(kvtree_elem_key(d)), hit = 0;
         for (kvtree_elem_t *e = kvtree_first(kvtree_get(kvtree_elem_tree(d), "DIR"));
-             e && !hit; e = kvtree_elem_next(e))
-            hit = hit_fn(prefix, kvtree_elem_key(e), arg);
+             e && !hit; e = kvtree_elem_next(e)) {
+            char odir[4200];
+            snprintf(odir, sizeof(odir), "%s/%s", prefix, kvtree_elem_key(e));
+            hit = r2f_each(odir, hit_fn, arg, NULL) == 1;
+        }
         if (hit) {
             place_drop(prefix, index, id, other);
             gone++;
@@ -258,25 +255,17 @@ static int place_supersede_by(const char *prefix, int id, place_hit_fn hit_fn,
 int place_supersede(const char *prefix, int id, const kvtree_t *files, scr_error_t *err)
 {
     kvtree_t *names = kvtree_new();
-    place_names_of(files, names);
-    int gone = place_supersede_by(prefix, id, place_overlaps, names, err);
+    place_add_names(kvtree_get(files, "RANK"), names);
+    int gone = place_supersede_by(prefix, id, place_hit_names, names, err);
     kvtree_delete(&names);
     return gone;
-}
-
-/* place_supersede_by: 1 if older dataset dir names a file staged in mine */
-static int place_overlaps_staged(const char *prefix, const char *dir, const void *mine)
-{
-    char odir[4200];
-    snprintf(odir, sizeof(odir), "%s/%s", prefix, dir);
-    return r2f_each(odir, place_hit_staged, (void *)mine, NULL) == 1;
 }
 
 int place_supersede_staged(const char *prefix, int id, const char *dir, scr_error_t *err)
 {
     char mine[4200];
     snprintf(mine, sizeof(mine), "%s/%s", prefix, dir);
-    return place_supersede_by(prefix, id, place_overlaps_staged, mine, err);
+    return place_supersede_by(prefix, id, place_hit_staged, mine, err);
 }
 
 /* every file name the complete staged datasets of index other than id
@@ -297,11 +286,8 @@ static kvtree_t *place_names_kept(const char *prefix, const kvtree_t *index, int
             if (!complete || !place_staged(dir) || !path_is_safe_relative(dir))
                 continue;
             char dsetdir[4200];
-            kvtree_t *all = kvtree_new();
             snprintf(dsetdir, sizeof(dsetdir), "%s/%s", prefix, dir);
-            r2f_read_all(dsetdir, all, NULL);
-            place_names_of(all, names);
-            kvtree_delete(&all);
+            r2f_each(dsetdir, place_add_names, names, NULL);
         }
     }
     return names;

@@ -24,6 +24,8 @@ typedef struct {
     scr_ctx_t *ctx;
     kvtree_t *inv;    /* node master: holdings of this node */
     kvtree_t *offers; /* owner: "<dset>" -> "<holder>.<k>" -> holding summary */
+    int rounds;       /* the dataset's transfers between nodes took this many */
+    int moved;        /* this rank's files came from another node */
 } rb_t;
 
 /* node master: tell each owner about the copies of its files on this node */
@@ -281,29 +283,24 @@ static const char *rb_local_key(const kvtree_t *o)
     return dot ? dot + 1 : NULL;
 }
 
-/* Holders learn who wants which holding.  An owner on the holder's node
- * moves the files itself (the holder keeps them: KEEP); remote owners get a
- * round each, in which the holder streams the files to them.  An owner may
- * also ask that its partner copy stay where it is (pkey on pholder: KEEP
- * too).  Returns the number of rounds; *my_round is when this owner
- * receives (-1: never). */
-static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const char *pkey,
-                       int pholder, kvtree_t *sends, int *my_round)
+/* the world ranks of this node's processes, *n of them */
+static int *rb_local_ranks(const scr_ctx_t *ctx, int *n)
 {
-    scr_ctx_t *ctx = rb->ctx;
-    kvtree_t *req = kvtree_new(), *got = kvtree_new(), *rep = kvtree_new(),
-             *ans = kvtree_new();
-    if (key) {
-        kvtree_t *r = kvtree_setf(req, NULL, "%d REQ %d", holder, ctx->rank);
-        kvtree_util_set_str(r, "KEY", key);
-        kvtree_util_set_int(r, "LOCAL", local);
-    }
-    if (pkey)
-        kvtree_util_set_str(kvtree_setf(req, NULL, "%d KEEP %d", pholder, ctx->rank),
-                            "KEY", pkey);
-    kvtree_exchange(req, got, ctx->comm);
-    int nsend = 0;
-    for (kvtree_elem_t *f = kvtree_first(got); f; f = kvtree_elem_next(f)) {
+    MPI_Comm_size(ctx->topo.comm_node, n);
+    int *local = malloc(sizeof(int) * (size_t)*n);
+    if (local)
+        MPI_Allgather(&ctx->rank, 1, MPI_INT, local, 1, MPI_INT, ctx->topo.comm_node);
+    return local;
+}
+
+/* The holder's half of rb_schedule: KEEP what stays, and hand each remote
+ * owner's holding to a process of this node in turn (rep: "<sender> SEND
+ * <round>"), so that the node's processes stream to lost ranks side by
+ * side, not one after another from the node master. */
+static void rb_assign(rb_t *rb, const kvtree_t *got, kvtree_t *sends, kvtree_t *rep)
+{
+    int lsize, nsend = 0, *local = rb_local_ranks(rb->ctx, &lsize);
+    for (const kvtree_elem_t *f = kvtree_first(got); f; f = kvtree_elem_next(f)) {
         kvtree_t *keeps = kvtree_get(kvtree_elem_tree(f), "KEEP");
         for (kvtree_elem_t *o = kvtree_first(keeps); o; o = kvtree_elem_next(o)) {
             const char *k = rb_local_key(kvtree_elem_tree(o));
@@ -319,23 +316,65 @@ static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const c
             kvtree_util_get_int(kvtree_elem_tree(o), "LOCAL", &is_local);
             if (!h)
                 continue;
-            if (is_local) {
-                kvtree_setf(sends, NULL, "KEEP %s", k);
+            kvtree_setf(sends, NULL, "%s %s", is_local ? "KEEP" : "SENT", k);
+            if (is_local)
                 continue;
-            }
-            kvtree_setf(rep, NULL, "%d ROUND %d", owner, nsend);
-            kvtree_t *sd = kvtree_setf(sends, kvtree_dup(h), "ROUND %d", nsend);
-            kvtree_util_set_int(sd, "TO", owner);
-            kvtree_setf(sends, NULL, "SENT %s", k);
+            int by = local ? local[nsend % lsize] : rb->ctx->rank;
+            int round = local ? nsend / lsize : nsend;
+            kvtree_setf(rep, NULL, "%d ROUND %d", owner, round);
+            kvtree_setf(rep, NULL, "%d FROM %d", owner, by);
+            kvtree_util_set_int(kvtree_setf(rep, kvtree_dup(h), "%d SEND %d", by, round),
+                                "TO", owner);
             nsend++;
         }
     }
+    free(local);
+}
+
+/* Holders learn who wants which holding.  An owner on the holder's node
+ * moves the files itself (the holder keeps them: KEEP); remote owners get a
+ * round each on one of the holder's node's processes (rb_assign), which
+ * streams the files to them.  An owner may also ask that its partner copy
+ * stay where it is (pkey on pholder: KEEP too).  This rank's sends land in
+ * sends as "ROUND <r>".  Returns the number of rounds; *my_round is when
+ * this owner receives (-1: never), *from which process sends. */
+static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const char *pkey,
+                       int pholder, kvtree_t *sends, int *my_round, int *from)
+{
+    scr_ctx_t *ctx = rb->ctx;
+    kvtree_t *req = kvtree_new(), *got = kvtree_new(), *rep = kvtree_new(),
+             *ans = kvtree_new();
+    if (key) {
+        kvtree_t *r = kvtree_setf(req, NULL, "%d REQ %d", holder, ctx->rank);
+        kvtree_util_set_str(r, "KEY", key);
+        kvtree_util_set_int(r, "LOCAL", local);
+    }
+    if (pkey)
+        kvtree_util_set_str(kvtree_setf(req, NULL, "%d KEEP %d", pholder, ctx->rank),
+                            "KEY", pkey);
+    kvtree_exchange(req, got, ctx->comm);
+    rb_assign(rb, got, sends, rep);
     kvtree_exchange(rep, ans, ctx->comm);
     *my_round = -1;
-    if (key && !local)
-        kvtree_util_get_int(kvtree_getf(ans, "%d", holder), "ROUND", my_round);
-    int rounds;
-    MPI_Allreduce(&nsend, &rounds, 1, MPI_INT, MPI_MAX, ctx->comm);
+    *from = MPI_PROC_NULL;
+    if (key && !local) {
+        kvtree_t *a = kvtree_getf(ans, "%d", holder);
+        kvtree_util_get_int(a, "ROUND", my_round);
+        kvtree_util_get_int(a, "FROM", from);
+    }
+    int nround = 0, rounds;
+    for (kvtree_elem_t *f = kvtree_first(ans); f; f = kvtree_elem_next(f)) {
+        kvtree_t *sd = kvtree_get(kvtree_elem_tree(f), "SEND");
+        for (kvtree_elem_t *r = kvtree_first(sd); r; r = kvtree_elem_next(r)) {
+            int t;
+            kvtree_elem_key_int(r, &t);
+            kvtree_setf(sends, kvtree_dup(kvtree_elem_tree(r)), "ROUND %d", t);
+            nround = t + 1 > nround ? t + 1 : nround;
+        }
+    }
+    MPI_Allreduce(&nround, &rounds, 1, MPI_INT, MPI_MAX, ctx->comm);
+    rb->rounds = rounds;
+    rb->moved = *my_round >= 0;
     kvtree_delete(&req);
     kvtree_delete(&got);
     kvtree_delete(&rep);
@@ -343,12 +382,12 @@ static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const c
     return rounds;
 }
 
-/* rounds of pairwise transfers: holders send, owners receive.  With
+/* rounds of pairwise transfers: the holders' nodes send, owners receive.  With
  * reread, the files that arrive are read back from the disk against the
  * sender's CRC32 (xfer_opts_t): a partner copy made of them afterwards
  * would read them anyway; one kept in place (rb_partner_keep) does not */
 static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int my_round,
-                       int holder, const char *dir, int reread, scr_error_t *err)
+                       int from, const char *dir, int reread, scr_error_t *err)
 {
     scr_ctx_t *ctx = rb->ctx;
     int ok = 1;
@@ -357,7 +396,7 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
         int dest = MPI_PROC_NULL;
         if (sd)
             kvtree_util_get_int(sd, "TO", &dest);
-        int src = t == my_round ? holder : MPI_PROC_NULL;
+        int src = t == my_round ? from : MPI_PROC_NULL;
         kvtree_t *list = sd ? rb_list(sd) : kvtree_new(), *recv = kvtree_new();
         rb_hook_t hk = {ctx, id};
         scr_error_t e;
@@ -527,8 +566,9 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
     int pholder = -1;
     *kept = rb_partner_keep(rb, id, rd, h != NULL, &pkey, &pholder);
     kvtree_t *sends = kvtree_new();
-    int my_round, rounds = rb_schedule(rb, h ? key : NULL, holder, local,
-                                       *kept ? pkey : NULL, pholder, sends, &my_round);
+    int my_round, from,
+        rounds = rb_schedule(rb, h ? key : NULL, holder, local, *kept ? pkey : NULL,
+                             pholder, sends, &my_round, &from);
     int master = kvtree_size(rb->inv) > 0;
     if (master)
         rb_drop_copies(rb, id, sends, 0);
@@ -536,7 +576,7 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
     if (h && local && rb_move_local(ctx, id, h, dir, err) < 0)
         ok = 0;
     fault_point("rebuild.moved", ctx->rank);
-    if (rb_transfer(rb, id, rounds, sends, my_round, holder, dir, *kept, err) < 0)
+    if (rb_transfer(rb, id, rounds, sends, my_round, from, dir, *kept, err) < 0)
         ok = 0;
     /* what is in place is recorded complete before the copies sent go: a
      * failure later in the rebuild must find these files, not lose them */
@@ -578,6 +618,8 @@ static void rb_forget_own(scr_ctx_t *ctx, int id)
 typedef struct {
     int rebuilt; /* ranks whose files were lost */
     int kept;    /* ranks whose partner copy stayed where it was */
+    int moved;   /* ranks whose files came from another node */
+    int rounds;  /* the rounds those transfers took */
 } rb_tally_t;
 
 /* One dataset: distribute, recover, restore redundancy.  Collective.
@@ -630,10 +672,12 @@ static int rb_dataset(rb_t *rb, int id, rb_tally_t *tally, scr_error_t *err)
             *err = rderr;
         ok = 0;
     }
-    int need = !have, mine[2] = {need, kept}, sums[2];
-    MPI_Allreduce(mine, sums, 2, MPI_INT, MPI_SUM, ctx->comm);
+    int need = !have, mine[3] = {need, kept, rb->moved}, sums[3];
+    MPI_Allreduce(mine, sums, 3, MPI_INT, MPI_SUM, ctx->comm);
     tally->rebuilt = sums[0];
     tally->kept = sums[1];
+    tally->moved = sums[2];
+    tally->rounds = rb->rounds;
     if (red_all(ctx->comm, ok)) {
         /* a reason already given (why the files are not here) is the one */
         scr_error_t later;
@@ -681,10 +725,9 @@ static int rb_next_id(rb_t *rb, int prev)
 /* node master: remove filemaps of ranks that no longer run on this node */
 static void rb_drop_old_maps(scr_ctx_t *ctx, const kvtree_t *maps)
 {
-    int lsize, *local;
-    MPI_Comm_size(ctx->topo.comm_node, &lsize);
-    local = malloc(sizeof(int) * (size_t)lsize);
-    MPI_Allgather(&ctx->rank, 1, MPI_INT, local, 1, MPI_INT, ctx->topo.comm_node);
+    int lsize, *local = rb_local_ranks(ctx, &lsize);
+    if (!local)
+        return; /* out of memory: the old maps stay, harmless */
     {
         for (kvtree_elem_t *e = kvtree_first(maps); e; e = kvtree_elem_next(e)) {
             int writer, here = 0;
@@ -705,19 +748,23 @@ static void rb_log_ready(const scr_ctx_t *ctx, int id, const rb_tally_t *t)
         return;
     const char *name =
         kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
-    char kept[96] = "";
+    char kept[96] = "", moved[96] = "";
     if (t->kept > 0)
         snprintf(kept, sizeof(kept), ", the partner copies of %d rank%s kept in place",
                  t->kept, t->kept == 1 ? "" : "s");
-    log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt%s", id,
-            name ? name : "?", t->rebuilt, t->rebuilt == 1 ? "" : "s", kept);
+    if (t->moved > 0)
+        snprintf(moved, sizeof(moved),
+                 ", the files of %d rank%s sent between nodes in %d round%s", t->moved,
+                 t->moved == 1 ? "" : "s", t->rounds, t->rounds == 1 ? "" : "s");
+    log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt%s%s", id,
+            name ? name : "?", t->rebuilt, t->rebuilt == 1 ? "" : "s", kept, moved);
 }
 
 int rebuild_cache(scr_ctx_t *ctx)
 {
     int node_rank;
     MPI_Comm_rank(ctx->topo.comm_node, &node_rank);
-    rb_t rb = {ctx, NULL, kvtree_new()};
+    rb_t rb = {ctx, NULL, kvtree_new(), 0, 0};
     kvtree_t *maps = kvtree_new();
     rb.inv = node_rank == 0 ? inventory_read(ctx, maps) : kvtree_new();
     rb_offer(&rb);
@@ -725,14 +772,15 @@ int rebuild_cache(scr_ctx_t *ctx)
     double t0 = scr_now();
     while ((id = rb_next_id(&rb, id)) >= 0) {
         scr_error_t err = {""};
-        rb_tally_t tally = {0, 0};
+        rb_tally_t tally = {0, 0, 0, 0};
         double t1 = scr_now();
         int rc = rb_dataset(&rb, id, &tally, &err);
         if (ctx->rank == 0)
             evlog_event(ctx, "REBUILD",
                         "dset=%d lost_ranks=%d secs=%.3f ok=%d never_completed=%d "
-                        "kept_copies=%d",
-                        id, tally.rebuilt, scr_now() - t1, rc == 0, rc == -2, tally.kept);
+                        "kept_copies=%d moved_ranks=%d rounds=%d",
+                        id, tally.rebuilt, scr_now() - t1, rc == 0, rc == -2, tally.kept,
+                        tally.moved, tally.rounds);
         if (rc == 0) {
             kept++;
             rb_log_ready(ctx, id, &tally);

@@ -78,6 +78,11 @@ if [ $redundant = 1 ]; then
 	# made again
 	[ "$scheme" = PARTNER ] && check "$scheme (b): only the copies a lost or moved holder had were made again" \
 		has "$out/b" "dataset 4 \(step.8\) ready, 0 ranks rebuilt, the partner copies of 4 ranks kept in place"
+	# ranks 6-7 find their files on node4, where they ran: node4's two
+	# processes send them side by side, in one round (not the node master
+	# one after the other)
+	check "$scheme (b): both holdings on node4 were sent at once" \
+		has "$out/b" "dataset 4 \(step.8\) ready, .*the files of 2 ranks sent between nodes in 1 round$"
 	check "$scheme (b): every byte verified" has "$out/b" "restarted from step.8, every byte verified"
 	check "$scheme (b): relaunched job checkpoints again" has "$out/b" "checkpoint step.10 complete"
 else

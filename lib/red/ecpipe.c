@@ -12,10 +12,10 @@
 #include "fault.h"
 #include "io.h"
 #include "log.h"
-#include "ring.h"
 #include "worker.h"
 
 #define EC_TRADE_TAG 0x5c72
+#define EC_CHAIN_TAG 0x5c74
 
 int ec_pipe_len(const ec_pipe_t *pp, int p)
 {
@@ -97,10 +97,6 @@ void ec_pipe_free(ec_pipe_t *pp)
 
 int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
 {
-    size_t counts[256];
-    ring_t ring = {0};
-    if (!pp->xchg && ring_init(&ring) < 0)
-        MPI_Abort(comm, 1);
     worker_t w;
     worker_init(&w, pp->pieces > 1 && pp->overlap);
     pp->fin = -1;
@@ -111,14 +107,7 @@ int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
         pp->prep = p + 1 < pp->pieces ? p + 1 : -1;
         worker_post(&w, ec_pipe_task, pp);
         double t0 = scr_now();
-        if (pp->xchg) {
-            pp->xchg(pp, p, comm);
-        } else {
-            for (int r = 0; r < pp->j->n; r++)
-                counts[r] = pp->units[r] * (size_t)ec_pipe_len(pp, p);
-            ring_xor_reduce_scatter(&ring, pp->send[p & 1], counts, pp->recv[p & 1],
-                                    comm);
-        }
+        pp->xchg(pp, p, comm);
         double t1 = scr_now();
         worker_wait(&w);
         pp->comm += t1 - t0;
@@ -128,7 +117,6 @@ int ec_pipe_run(ec_pipe_t *pp, MPI_Comm comm, const char *what)
     pp->fin = pp->pieces - 1;
     ec_pipe_task(pp);
     worker_fini(&w);
-    ring_free(&ring);
     log_dbg(2,
             "%s, %llu-byte chunks in %d pieces: read %.3f s, multiply %.3f s, "
             "exchange %.3f s, write %.3f s (worker), waited for the worker %.3f s",
@@ -246,4 +234,55 @@ void ec_pipe_unmap(ec_pipe_t *pp, int k)
             munmap(pp->mbase[k][r], pp->mlen[k][r]);
         pp->mbase[k][r] = NULL;
     }
+}
+
+void ec_chain_init(ec_chain_t *c, int me, int n, int lost)
+{
+    int left = (me + n - 1) % n;
+    c->prev = left == lost ? -1 : left;
+    c->next = me == lost ? -1 : (me + 1) % n;
+    c->rq[0] = c->rq[1] = c->sq[0] = c->sq[1] = MPI_REQUEST_NULL;
+}
+
+/* dst ^= src, ISA-L for the aligned bulk */
+static void ec_xor_into(unsigned char *dst, const unsigned char *src, size_t len)
+{
+    void *v[3] = {(void *)src, dst, dst};
+    size_t bulk = ((uintptr_t)dst | (uintptr_t)src) % 32 == 0 ? len & ~(size_t)63 : 0;
+    if (bulk && xor_gen(3, (int)bulk, v) != 0)
+        bulk = 0;
+    for (size_t i = bulk; i < len; i++)
+        dst[i] ^= src[i];
+}
+
+/* receive piece p from the left, into a buffer whose last sum is out */
+static void ec_chain_post(ec_pipe_t *pp, ec_chain_t *c, int p, MPI_Comm comm)
+{
+    MPI_Wait(&c->sq[p & 1], MPI_STATUS_IGNORE);
+    MPI_Irecv(pp->recv[p & 1], pp->j->n * ec_pipe_len(pp, p), MPI_BYTE, c->prev,
+              EC_CHAIN_TAG, comm, &c->rq[p & 1]);
+}
+
+void ec_pipe_chain(ec_pipe_t *pp, int p, MPI_Comm comm)
+{
+    ec_chain_t *c = pp->xstate;
+    int bytes = pp->j->n * ec_pipe_len(pp, p);
+    unsigned char *sum = pp->recv[p & 1];
+    if (c->next < 0) { /* the lost one: the worker may be finishing p - 1 */
+        MPI_Recv(sum, bytes, MPI_BYTE, c->prev, EC_CHAIN_TAG, comm, MPI_STATUS_IGNORE);
+        return;
+    }
+    if (c->prev < 0) { /* the first: the worker prepares p + 2 here next */
+        MPI_Send(pp->send[p & 1], bytes, MPI_BYTE, c->next, EC_CHAIN_TAG, comm);
+        return;
+    }
+    if (p == 0)
+        ec_chain_post(pp, c, 0, comm);
+    MPI_Wait(&c->rq[p & 1], MPI_STATUS_IGNORE);
+    if (p + 1 < pp->pieces)
+        ec_chain_post(pp, c, p + 1, comm);
+    ec_xor_into(sum, pp->send[p & 1], (size_t)bytes);
+    MPI_Isend(sum, bytes, MPI_BYTE, c->next, EC_CHAIN_TAG, comm, &c->sq[p & 1]);
+    if (p + 1 == pp->pieces)
+        MPI_Waitall(2, c->sq, MPI_STATUSES_IGNORE);
 }

@@ -8,9 +8,9 @@
  * thread finishes piece p-1 and prepares piece p+1 while this thread runs
  * the exchange of piece p, so files and network are busy at once; two send
  * and two receive buffers take turns.  Only this thread calls MPI.  The
- * exchange is the XOR ring reduce-scatter (ring.h, the stripes of ec.h)
- * unless the operation brings its own: the XOR encode's direct messages
- * (red_ec.c) and RS's (red_rs.c, the code of spread.h), both ec_trade.
+ * exchange is the operation's own: the encodes' direct messages (XOR's in
+ * red_ec.c, RS's in red_rs.c with the code of spread.h, both ec_trade) and
+ * XOR recovery's chain (ec_pipe_chain).
  */
 #ifndef SCR_ECPIPE_H
 #define SCR_ECPIPE_H
@@ -55,14 +55,14 @@ struct ec_pipe {
     ec_job_t *j;
     int len; /* bytes per piece; the last may be shorter */
     int pieces;
-    size_t units[256];         /* ring: process r's block is units[r] piece lengths */
     unsigned char *at[2][256]; /* slot r of send[k] as sent: in it, or in a
                                   mapping of a file (ec_pipe_map) */
     void *mbase[2][256];
     size_t mlen[2][256];
     unsigned char *send[2], *recv[2], *data;
     ec_stage_fn prepare, finish;
-    ec_xchg_fn xchg;  /* NULL: the ring */
+    ec_xchg_fn xchg;
+    void *xstate;     /* what xchg keeps from piece to piece */
     const void *plan; /* recovery: what is lost and how to decode it */
     int overlap;      /* the worker runs on its own thread (scr_ctx.h) */
     int prep, fin;    /* the worker's task: pieces, -1 for none */
@@ -108,6 +108,23 @@ void ec_trade_at(MPI_Comm comm, int me, int n, unsigned char *const *out, const 
  * slice; one round of direct messages moves the same bytes
  * (bench/README.md). */
 void ec_pipe_trade_all(ec_pipe_t *pp, int p, MPI_Comm comm);
+
+/* XOR recovery's exchange (ec_xchg_fn, with pp->xstate an ec_chain_t):
+ * a chain from the member after the lost one round to the lost one, each
+ * survivor adding its whole send buffer to the sum from its left and
+ * passing it on; the lost one receives the sum of every survivor's.  A
+ * ring reduce-scatter moved the same bytes in 256 KiB segments and
+ * finished every piece before the next began: each segment's hop waited
+ * for a time slice where ranks outnumber cores (bench/README.md).  Here a
+ * survivor receives piece p + 1 while it adds and sends piece p; the sums
+ * travel in the receive buffers, so the next send buffer can be prepared
+ * meanwhile.  Members me of n, the lost one lost (n >= 2). */
+typedef struct {
+    int prev, next; /* members, -1: none (the chain's first, the lost one) */
+    MPI_Request rq[2], sq[2];
+} ec_chain_t;
+void ec_chain_init(ec_chain_t *c, int me, int n, int lost);
+void ec_pipe_chain(ec_pipe_t *pp, int p, MPI_Comm comm);
 
 /* dst = the XOR of the n slots of len bytes in src other than slot skip
  * (ISA-L for the aligned bulk); dst must not be one of them */

@@ -4,13 +4,12 @@
  * XOR encoding, for each piece of the chunks (ecpipe.h runs the pieces):
  * every process sends each of its data chunks straight to the process
  * holding its stripe's parity, from a mapping of its file where it can,
- * and each process's parity piece is the XOR of what it received.  A
- * recovery is a reduce-scatter: survivors place their symbols in the lost
- * process's slots and a ring reduce-scatter of XOR (ring.h) adds them up
- * on the way to it.  RS sets use the code of spread.h instead (red_rs.c);
- * this file keeps what both share: the redundancy file, its header and
- * CRCs, and who takes part in a recovery.  Every file is read once and
- * every redundancy byte written once per operation.
+ * and each process's parity piece is the XOR of what it received.  In a
+ * recovery, survivors place their symbols in the lost process's slots and
+ * a chain of them (ec_pipe_chain) adds them up on the way to it.  RS sets use the code of
+ * spread.h instead (red_rs.c); this file keeps what both share: the redundancy file, its
+ * header and CRCs, and who takes part in a recovery.  Every file is read once and every
+ * redundancy byte written once per operation.
  *
  * Redundancy file: a kvtree file image (the header of guide 2.11.2: DSET,
  * RANKS, GROUP, CHUNK, CURRENT, PARTNER, and for RS PARTNERS for the further
@@ -527,11 +526,16 @@ static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
         }
     ec_pipe_t pp;
     ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP, comm, err);
-    for (int r = 0; r < j->n; r++)
-        pp.units[r] = lost[r] ? (size_t)j->n : 0;
     pp.prepare = ec_recover_prepare;
     pp.finish = ec_recover_finish;
     pp.plan = &l;
+    int who = 0;
+    while (!lost[who])
+        who++;
+    ec_chain_t chain;
+    ec_chain_init(&chain, j->i, j->n, who);
+    pp.xchg = ec_pipe_chain;
+    pp.xstate = &chain;
     int rc = ec_pipe_run(&pp, comm, "recovery");
     ec_pipe_free(&pp);
     return rc;

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_ecpipe.c - the XOR encode's pieces (ecpipe.h): ec_xor_slots equals
+/* test_ecpipe.c - the pieces of XOR and RS (ecpipe.h): ec_xor_slots equals
  * a byte-by-byte XOR for any slot count, skipped slot, length and
  * alignment, and writes nothing past len; ec_trade_at delivers slot r of
  * every member to member r from wherever each slot lies, in every pattern
- * the encode and recovery use (all to all, all to one, none).  Run under
- * mpirun with any number of processes. */
+ * the encodes use (all to all, all to one, none); ec_pipe_run with
+ * recovery's chain (ec_pipe_chain) gives the lost member, piece by piece,
+ * the XOR of every survivor's send buffers, whichever member is lost, with
+ * one piece or many (the last one short), with the worker thread and
+ * without.  Run under mpirun with any number of processes (the chain
+ * needs two). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +83,73 @@ static int check_trade(MPI_Comm comm, int rule, int len)
     return bad;
 }
 
+/* the chain's test: every member's buffers hold pattern(me, slot, off + i) */
+typedef struct {
+    int me, lost, bad, seen;
+} chain_case_t;
+
+static int chain_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
+                         scr_error_t *err)
+{
+    (void)err;
+    const chain_case_t *c = pp->plan;
+    for (int q = 0; q < pp->j->n; q++)
+        for (int i = 0; i < len; i++)
+            send[(size_t)q * (size_t)len + (size_t)i] =
+                c->me == c->lost ? 0xa5 : pattern(c->me, q, (int)off + i);
+    return 0;
+}
+
+static int chain_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
+                        scr_error_t *err)
+{
+    (void)err;
+    chain_case_t *c = (chain_case_t *)pp->plan;
+    if (c->me != c->lost)
+        return 0;
+    for (int q = 0; q < pp->j->n; q++)
+        for (int i = 0; i < len && !c->bad; i++) {
+            unsigned char x = 0;
+            for (int r = 0; r < pp->j->n; r++)
+                if (r != c->lost)
+                    x ^= pattern(r, q, (int)off + i);
+            c->bad = recv[(size_t)q * (size_t)len + (size_t)i] != x;
+        }
+    c->seen += len;
+    return 0;
+}
+
+/* one recovery through the chain; 0 when the lost member got every sum */
+static int check_chain(MPI_Comm comm, int lost, uint64_t chunk, int overlap)
+{
+    int me, n;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    ec_job_t j;
+    scr_ctx_t ctx;
+    scr_error_t err;
+    memset(&j, 0, sizeof(j));
+    memset(&ctx, 0, sizeof(ctx));
+    j.i = j.rank = me;
+    j.n = n;
+    j.chunk = chunk;
+    ctx.buf_size = (size_t)64 << 10;
+    ctx.overlap = overlap;
+    ec_pipe_t pp;
+    ec_pipe_init(&pp, &j, &ctx, (size_t)n, (size_t)n, 1, EC_PIPE_CAP, comm, &err);
+    chain_case_t c = {me, lost, 0, 0};
+    ec_chain_t chain;
+    ec_chain_init(&chain, me, n, lost);
+    pp.prepare = chain_prepare;
+    pp.finish = chain_finish;
+    pp.plan = &c;
+    pp.xchg = ec_pipe_chain;
+    pp.xstate = &chain;
+    int rc = ec_pipe_run(&pp, comm, "test recovery");
+    ec_pipe_free(&pp);
+    return rc != 0 || c.bad || (me == lost && (uint64_t)c.seen != chunk);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -102,6 +173,22 @@ int main(int argc, char **argv)
                        rules[rule], lens[l]);
             fails += any, t++;
         }
+    int n;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    /* one piece; six, the last 123 bytes (64 KiB pieces) */
+    static const uint64_t chunks[] = {4099, 5 * 65536 + 123};
+    for (int lost = 0; n > 1 && lost < n; lost++)
+        for (int k = 0; k < 2; k++)
+            for (int overlap = 0; overlap < 2; overlap++) {
+                bad = check_chain(MPI_COMM_WORLD, lost, chunks[k], overlap);
+                MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+                if (me == 0)
+                    printf("%s - ec_pipe_chain: member %d of %d lost, %llu-byte chunks, "
+                           "%s\n",
+                           any ? "not ok" : "ok", lost, n, (unsigned long long)chunks[k],
+                           overlap ? "worker thread" : "inline");
+                fails += any, t++;
+            }
     if (me == 0)
         printf("# %d of %d passed\n", t - fails, t);
     MPI_Finalize();

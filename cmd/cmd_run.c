@@ -25,43 +25,105 @@
 #include "pfs.h"
 #include "units.h"
 
-/* SCR_START_TIMEOUT: a launch has started once this run's SCR_Init has
- * rewritten the prefix's nodes.scr (rank 0 does, every run).  The file is
- * compared with itself before the launch, not with the clock: a parallel
- * file system's clock need not be this node's. */
+/* What scr run watches a launch by, on the prefix (launch_deadline_t).
+ * SCR_START_TIMEOUT: a launch has started once this run's SCR_Init has
+ * rewritten nodes.scr (rank 0 does, every run).  SCR_WATCHDOG: a run shows
+ * progress each time flush.scr changes (rank 0 marks each dataset there as
+ * it completes, and again as a flush starts and ends), as LLNL SCR's
+ * watchdog reads it.  Each file is compared with itself before the launch,
+ * not with the clock: a parallel file system's clock need not be this
+ * node's. */
 typedef struct {
     char path[4400];
-    struct stat before;
-    int existed;
-} run_start_t;
+    struct stat st;
+    int exists;
+} run_file_t;
 
-static void run_start_init(run_start_t *s, const char *prefix)
+typedef struct {
+    run_file_t nodes, flush;
+    int pfs; /* flush.scr's newest dataset is on its way to the prefix */
+} run_watch_t;
+
+static void run_file_init(run_file_t *f, const char *prefix, const char *name)
 {
-    pfs_meta_path(prefix, "nodes.scr", s->path, sizeof(s->path));
-    s->existed = stat(s->path, &s->before) == 0;
+    pfs_meta_path(prefix, name, f->path, sizeof(f->path));
+    f->exists = stat(f->path, &f->st) == 0;
+}
+
+/* 1 when f changed since run_file_init or the last 1, remembering it */
+static int run_file_changed(run_file_t *f)
+{
+    struct stat st;
+    if (stat(f->path, &st) < 0)
+        return 0;
+    int changed = !f->exists || st.st_ino != f->st.st_ino ||
+                  st.st_size != f->st.st_size ||
+                  st.st_mtim.tv_sec != f->st.st_mtim.tv_sec ||
+                  st.st_mtim.tv_nsec != f->st.st_mtim.tv_nsec;
+    f->st = st;
+    f->exists = 1;
+    return changed;
 }
 
 static int run_started(void *arg)
 {
-    const run_start_t *s = arg;
-    struct stat st;
-    if (stat(s->path, &st) < 0)
-        return 0;
-    return !s->existed || st.st_ino != s->before.st_ino ||
-           st.st_mtim.tv_sec != s->before.st_mtim.tv_sec ||
-           st.st_mtim.tv_nsec != s->before.st_mtim.tv_nsec;
+    run_watch_t *w = arg;
+    return run_file_changed(&w->nodes);
 }
 
-/* the deadline's seconds (0: none), or -1 after saying what is wrong */
-static double run_start_timeout(void)
+static int run_progress(void *arg, int *pfs)
 {
-    const char *v = getenv("SCR_START_TIMEOUT");
+    run_watch_t *w = arg;
+    if (!run_file_changed(&w->flush))
+        return 0;
+    kvtree_t *t = kvtree_new();
+    if (kvtree_read_with_lock(w->flush.path, t, NULL) == 0)
+        w->pfs = flushfile_newest_on_pfs(t);
+    *pfs = w->pfs;
+    kvtree_delete(&t);
+    return 1;
+}
+
+/* seconds from the environment variable name (0 when unset), or -1 after
+ * saying what is wrong */
+static double run_seconds(const char *name)
+{
+    const char *v = getenv(name);
     double secs = 0;
     if (v && *v && (units_parse_double(v, &secs) < 0 || secs < 0)) {
-        fprintf(stderr, "scr run: SCR_START_TIMEOUT=%s: not a number of seconds\n", v);
+        fprintf(stderr, "scr run: %s=%s: not a number of seconds\n", name, v);
         return -1;
     }
     return secs;
+}
+
+/* the watch of every launch from the environment; -1 after saying what is
+ * wrong.  As in LLNL SCR, SCR_WATCHDOG=1 turns the watchdog on;
+ * SCR_WATCHDOG_TIMEOUT_PFS defaults to SCR_WATCHDOG_TIMEOUT. */
+static int run_watch_config(launch_deadline_t *dl)
+{
+    memset(dl, 0, sizeof(*dl));
+    dl->secs = run_seconds("SCR_START_TIMEOUT");
+    dl->watch = run_seconds("SCR_WATCHDOG_TIMEOUT");
+    dl->watch_pfs = run_seconds("SCR_WATCHDOG_TIMEOUT_PFS");
+    if (dl->secs < 0 || dl->watch < 0 || dl->watch_pfs < 0)
+        return -1;
+    const char *on = getenv("SCR_WATCHDOG");
+    if (!on || atoi(on) == 0) {
+        if (dl->watch > 0 || dl->watch_pfs > 0)
+            printf("scr run: SCR_WATCHDOG_TIMEOUT is set but SCR_WATCHDOG is not 1: no "
+                   "watchdog\n");
+        dl->watch = dl->watch_pfs = 0;
+    } else if (dl->watch <= 0) {
+        fprintf(stderr,
+                "scr run: SCR_WATCHDOG=%s needs SCR_WATCHDOG_TIMEOUT (seconds a "
+                "run may go without completing a dataset)\n",
+                on);
+        return -1;
+    }
+    dl->started = run_started;
+    dl->progress = run_progress;
+    return 0;
 }
 
 /* a halt condition that holds now, with its reason in buf.  Before the
@@ -191,8 +253,8 @@ int cmd_run(int argc, char **argv)
     int runs = runs_env && *runs_env ? atoi(runs_env) : 1, rc = 1, attempt, user_n;
     int want = run_want(&j, argc - first, argv + first, &user_n);
     char reason[256];
-    double start_secs = run_start_timeout();
-    if (want < 0 || start_secs < 0) {
+    launch_deadline_t dl;
+    if (want < 0 || run_watch_config(&dl) < 0) {
         cmd_job_free(&j);
         return 1;
     }
@@ -229,9 +291,11 @@ int cmd_run(int argc, char **argv)
                scr_now() - decide0);
         fflush(stdout);
         free(hosts);
-        run_start_t st;
-        run_start_init(&st, j.o.prefix);
-        launch_deadline_t dl = {start_secs, run_started, &st};
+        run_watch_t watch;
+        run_file_init(&watch.nodes, j.o.prefix, "nodes.scr");
+        run_file_init(&watch.flush, j.o.prefix, "flush.scr");
+        watch.pfs = 0;
+        dl.arg = &watch;
         int stopped;
         rc = launch_run_deadline(cmd.argv, &dl, &stopped);
         decide0 = scr_now();
@@ -244,10 +308,15 @@ int cmd_run(int argc, char **argv)
             printf("scr run: run %d succeeded\n", attempt);
             break;
         }
-        if (stopped)
+        if (stopped == LAUNCH_NO_START)
             printf("scr run: run %d did not reach SCR_Init within %g s "
                    "(SCR_START_TIMEOUT); stopped it\n",
-                   attempt, start_secs);
+                   attempt, dl.secs);
+        else if (stopped == LAUNCH_NO_PROGRESS)
+            printf("scr run: run %d completed no dataset for %g s "
+                   "(SCR_WATCHDOG_TIMEOUT%s); stopped it\n",
+                   attempt, watch.pfs && dl.watch_pfs > 0 ? dl.watch_pfs : dl.watch,
+                   watch.pfs && dl.watch_pfs > 0 ? "_PFS" : "");
         else
             printf("scr run: run %d exited with status %d\n", attempt, rc);
         fflush(stdout);

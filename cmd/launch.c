@@ -288,19 +288,46 @@ static char *launch_read_out(int fd, launch_wait_t *w, pid_t pid)
     return buf;
 }
 
-/* a start-up deadline being watched (launch_deadline_t) */
+/* a launch being watched (launch_deadline_t) */
 typedef struct {
     const launch_deadline_t *dl;
     double t0, checked, killed; /* scr_now() of the launch, last look, SIGTERM */
-    int started;
+    double sign;                /* scr_now() of the last sign of life */
+    int started, pfs, why;      /* why: LAUNCH_NO_START, LAUNCH_NO_PROGRESS */
 } launch_watch_t;
 
-/* look (once a second) whether the launch started; stop it when its time
- * is up, and kill it 10 s after that */
+/* 1 when the launch has just overrun what it is watched for */
+static int launch_watch_due(launch_watch_t *w, double now)
+{
+    const launch_deadline_t *dl = w->dl;
+    if (!w->started && dl->started && dl->started(dl->arg)) {
+        w->started = 1;
+        w->sign = now;
+    }
+    if (!w->started && dl->secs > 0 && now - w->t0 >= dl->secs) {
+        w->why = LAUNCH_NO_START;
+        return 1;
+    }
+    if (dl->watch <= 0)
+        return 0;
+    int pfs = w->pfs;
+    if (dl->progress(dl->arg, &pfs)) {
+        w->sign = now;
+        w->pfs = pfs;
+    }
+    double limit = w->pfs && dl->watch_pfs > 0 ? dl->watch_pfs : dl->watch;
+    if (now - w->sign < limit)
+        return 0;
+    w->why = LAUNCH_NO_PROGRESS;
+    return 1;
+}
+
+/* look (once a second) at the launch; stop it when it overran, and kill
+ * it 10 s after that */
 static void launch_watch_tick(launch_watch_t *w, pid_t pid)
 {
     double now = scr_now();
-    if (!w->dl || w->started) /* launch_run_deadline: no dl without secs */
+    if (!w->dl)
         return;
     if (w->killed > 0) {
         if (now - w->killed >= 10.0)
@@ -310,11 +337,7 @@ static void launch_watch_tick(launch_watch_t *w, pid_t pid)
     if (now - w->checked < 1.0)
         return;
     w->checked = now;
-    if (w->dl->started(w->dl->arg)) {
-        w->started = 1;
-        return;
-    }
-    if (now - w->t0 >= w->dl->secs) {
+    if (launch_watch_due(w, now)) {
         kill(pid, SIGTERM);
         w->killed = now;
     }
@@ -343,7 +366,8 @@ static int launch_run_watched(char **argv, char **out_text, const char *who,
     }
     launch_wait_t w;
     launch_wait_start(&w, who, argv);
-    launch_watch_t dw = {dl, scr_now(), 0, 0, 0};
+    double now = scr_now();
+    launch_watch_t dw = {dl, now, 0, 0, now, 0, 0, LAUNCH_RAN};
     if (out_text) {
         close(pfd[1]);
         *out_text = launch_read_out(pfd[0], &w, pid);
@@ -364,7 +388,7 @@ static int launch_run_watched(char **argv, char **out_text, const char *who,
         }
     }
     if (stopped)
-        *stopped = dw.killed > 0;
+        *stopped = dw.killed > 0 ? dw.why : LAUNCH_RAN;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -380,6 +404,7 @@ int launch_run(char **argv, char **out_text)
 
 int launch_run_deadline(char **argv, const launch_deadline_t *dl, int *stopped)
 {
-    *stopped = 0;
-    return launch_run_watched(argv, NULL, NULL, dl && dl->secs > 0 ? dl : NULL, stopped);
+    *stopped = LAUNCH_RAN;
+    int watched = dl && (dl->secs > 0 || (dl->watch > 0 && dl->progress));
+    return launch_run_watched(argv, NULL, NULL, watched ? dl : NULL, stopped);
 }

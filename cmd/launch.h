@@ -64,17 +64,27 @@ int launch_run(char **argv, char **out_text);
  * s for COMMAND (pid P)" on stdout */
 int launch_run_said(char **argv, char **out_text, const char *who);
 
-/* A launch's start-up deadline: when started(arg) has not said 1 within
- * secs seconds of the launch, the launcher gets SIGTERM (it stops the
- * application's processes), then SIGKILL 10 s later. */
+/* What a launch is watched for.  Start-up: when started(arg) has not said
+ * 1 within secs seconds of the launch, the launch is stopped.  The
+ * watchdog (watch > 0): when progress(arg, &pfs) has not said 1 for watch
+ * seconds (watch_pfs after it set pfs: the run's next sign may take the
+ * parallel file system's time), counted from the launch, from its start,
+ * and from each sign, the launch is stopped.  Stopped: the launcher gets
+ * SIGTERM (it stops the application's processes), then SIGKILL 10 s
+ * later.  Each callback is asked once a second at most. */
 typedef struct {
-    double secs;
+    double secs; /* 0: no start-up deadline */
     int (*started)(void *arg);
     void *arg;
+    double watch, watch_pfs; /* 0: no watchdog */
+    int (*progress)(void *arg, int *pfs);
 } launch_deadline_t;
 
-/* launch_run (stdout through) with a start-up deadline; *stopped says
- * whether the deadline stopped it */
+enum { LAUNCH_RAN, LAUNCH_NO_START, LAUNCH_NO_PROGRESS };
+
+/* launch_run (stdout through), watched as dl says; *stopped is
+ * LAUNCH_NO_START or LAUNCH_NO_PROGRESS when the watch stopped it, else
+ * LAUNCH_RAN */
 int launch_run_deadline(char **argv, const launch_deadline_t *dl, int *stopped);
 
 #endif

@@ -201,7 +201,14 @@ static const param_info_t table[] = {
     {"SCR_START_TIMEOUT", "0", 0, NULL,
      "seconds scr run gives a launch to reach SCR_Init before it stops the launch "
      "and relaunches (0: no limit)"},
-    {"SCR_WATCHDOG_TIMEOUT", "0", 0, NULL, "accepted for compatibility; no effect yet"},
+    {"SCR_WATCHDOG", "0", 0, NULL,
+     "1: scr run stops a run that completes no dataset within SCR_WATCHDOG_TIMEOUT and "
+     "relaunches"},
+    {"SCR_WATCHDOG_TIMEOUT", "0", 0, NULL,
+     "with SCR_WATCHDOG=1: seconds a run may go without completing a dataset"},
+    {"SCR_WATCHDOG_TIMEOUT_PFS", NULL, 0, NULL,
+     "with SCR_WATCHDOG=1: the same while the newest dataset is flushed or was "
+     "written to the prefix alone (default: SCR_WATCHDOG_TIMEOUT)"},
     /* logging */
     {"SCR_LOG_ENABLE", "0", 0, NULL, "1: write the event log"},
     {"SCR_LOG_TXT_ENABLE", "1", 0, NULL,

@@ -422,6 +422,22 @@ int flushfile_location(const char *prefix, int id, const char *location)
     return on;
 }
 
+int flushfile_newest_on_pfs(const kvtree_t *flush)
+{
+    int newest = -1;
+    kvtree_t *dsets = kvtree_get(flush, "DSET");
+    for (kvtree_elem_t *e = kvtree_first(dsets); e; e = kvtree_elem_next(e)) {
+        int id;
+        if (kvtree_elem_key_int(e, &id) == 0 && id > newest)
+            newest = id;
+    }
+    if (newest < 0)
+        return 0;
+    kvtree_t *d = kvtree_getf(flush, "DSET %d", newest);
+    return kvtree_get(d, "FLUSHING") != NULL ||
+           (kvtree_getf(d, "LOCATION PFS") && !kvtree_getf(d, "LOCATION CACHE"));
+}
+
 int summary_write(const char *dsetdir, const kvtree_t *dset, int complete,
                   scr_error_t *err)
 {

@@ -77,6 +77,11 @@ kvtree_t *index_dset_desc(const kvtree_t *index, int id);
 int flushfile_set(const char *prefix, int id, const char *location, int on,
                   scr_error_t *err);
 int flushfile_location(const char *prefix, int id, const char *location);
+/* 1 when the newest dataset of a flush file (as read) is being flushed, or
+ * is on the prefix alone (written there, not cached): the run's next sign
+ * of progress may take the parallel file system's time (scr run's
+ * SCR_WATCHDOG_TIMEOUT_PFS) */
+int flushfile_newest_on_pfs(const kvtree_t *flush);
 
 /* summary of a dataset on the PFS */
 int summary_write(const char *dsetdir, const kvtree_t *dset, int complete,

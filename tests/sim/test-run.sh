@@ -13,7 +13,7 @@
 #    and restarts; a rerun that then fails is relaunched, and so is one that
 #    dies before SCR_Init (the finished mark is the earlier run's)
 #  - a launch that hangs before SCR_Init is stopped at SCR_START_TIMEOUT
-#    and launched again
+#    and launched again; one that hangs after it, at SCR_WATCHDOG_TIMEOUT
 source "$(dirname "$0")/lib.sh"
 ex=$(readlink -f "$1") scr=$(readlink -f "$2")
 out=$(mktemp -d)
@@ -149,6 +149,34 @@ check "stalls at start: done, well before the launcher's own timeout" \
 check "stalls at start: no sleeping rank is left behind" \
 	test -z "$(pgrep -f "sleep 617" | head -1)"
 rm -rf "$pfs/stalls-first.sh" "$pfs/first-launch"
+# the next launch hangs after SCR_Init, before its first checkpoint (rank 0
+# waits for a file nobody makes, the others in MPI): SCR_WATCHDOG has scr
+# run stop it once no dataset completed for 20 s, and launch again; the
+# relaunch restarts from step 20
+cat >"$pfs/hangs-first.sh" <<EOF
+#!/bin/sh
+mkdir "$pfs/first-launch" 2>/dev/null && exec "$ex" "\$@" --wait-file "$pfs/never"
+exec "$ex" "\$@"
+EOF
+chmod +x "$pfs/hangs-first.sh"
+t0=$(date +%s)
+(cd "$pfs" && SCR_WATCHDOG=1 SCR_WATCHDOG_TIMEOUT=20 timeout 300 "$scr" run -np 8 \
+	--map-by ppr:2:node "$pfs/hangs-first.sh" --steps 24 >"$out/hang" 2>&1)
+check "hangs after SCR_Init: scr run succeeds" test $? -eq 0
+check "hangs after SCR_Init: run 1 stopped by the watchdog" \
+	has "$out/hang" 'scr run: run 1 completed no dataset for 20 s \(SCR_WATCHDOG_TIMEOUT\); stopped it'
+check "hangs after SCR_Init: the relaunch restarted from step 20 and finished" \
+	has "$out/hang" 'restarted from step\.20, every byte verified'
+# the hanging rank 0 would give up after 120 s of waiting
+check "hangs after SCR_Init: done, well before the hang would end by itself" \
+	test "$(($(date +%s) - t0))" -lt 110 -a -n "$(grep 'done at step 24' "$out/hang")"
+check "hangs after SCR_Init: the relaunches that made progress were not stopped" \
+	test "$(grep -c 'SCR_WATCHDOG_TIMEOUT' "$out/hang")" -eq 1
+check "hangs after SCR_Init: no waiting rank is left behind" \
+	test -z "$(pgrep -f "$pfs/never" | head -1)"
+rm -rf "$pfs/hangs-first.sh" "$pfs/first-launch"
+check "SCR_WATCHDOG=1 without a timeout is refused in one line naming it" \
+	sh -c "cd '$pfs' && SCR_WATCHDOG=1 '$scr' run -np 8 '$ex' 2>&1 | grep -q 'SCR_WATCHDOG=1 needs SCR_WATCHDOG_TIMEOUT'"
 check "a bad SCR_START_TIMEOUT is refused in one line naming it" \
 	sh -c "cd '$pfs' && SCR_START_TIMEOUT=soon '$scr' run -np 8 '$ex' 2>&1 | grep -q 'SCR_START_TIMEOUT=soon: not a number of seconds'"
 finish

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_launch.c - launch_run and launch_run_said (cmd/launch.c): exit
  * statuses, captured output, and a wait that says what it waits for; the
- * srun command lines scr run builds */
+ * srun command lines scr run builds; launch_run_deadline's watchdog: a
+ * launch with no sign of progress is stopped after its timeout, not
+ * before, counted from the last sign, with the longer timeout after a sign
+ * that said the next may take the file system's time */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +12,7 @@
 #include <unistd.h>
 #include "launch.h"
 #include "tap.h"
+#include "units.h"
 
 /* run f with stdout going to a file; returns what it printed (static) */
 static const char *captured(int (*f)(void *), void *arg, int *rc)
@@ -93,8 +97,58 @@ static void test_srun_lines(void)
     nodelist_delete(&none);
 }
 
+/* progress signs: every look until stop seconds after the launch, with
+ * pfs as given; none after */
+typedef struct {
+    double t0, stop;
+    int pfs, looks;
+} signs_t;
+
+static int signs(void *arg, int *pfs)
+{
+    signs_t *g = arg;
+    g->looks++;
+    if (scr_now() - g->t0 >= g->stop)
+        return 0;
+    *pfs = g->pfs;
+    return 1;
+}
+
+/* a launch of `sleep 60` under a watchdog; returns its seconds */
+static double watched(double watch, double watch_pfs, signs_t *g, int *stopped, int *rc)
+{
+    launch_deadline_t dl = {0, NULL, g, watch, watch_pfs, signs};
+    g->t0 = scr_now();
+    *rc = launch_run_deadline((char *[]){"sleep", "60", NULL}, &dl, stopped);
+    return scr_now() - g->t0;
+}
+
+static void test_watchdog(void)
+{
+    int stopped, rc;
+    signs_t g = {0, 0, 0, 0};
+    double t = watched(1, 0, &g, &stopped, &rc);
+    ok(stopped == LAUNCH_NO_PROGRESS && rc == 128 + 15 && t >= 1 && t < 30,
+       "no sign: stopped by SIGTERM after the 1 s timeout (%.1f s, status %d)", t, rc);
+    g = (signs_t){0, 2.5, 0, 0};
+    t = watched(1, 0, &g, &stopped, &rc);
+    /* looks a second apart see the last sign 1.5 s in at the earliest */
+    ok(stopped == LAUNCH_NO_PROGRESS && t >= 2.5 && t < 30,
+       "signs for 2.5 s: stopped 1 s after the last seen (%.1f s)", t);
+    ok(g.looks >= 2 && g.looks <= 10, "asked once a second at most (%d looks)", g.looks);
+    g = (signs_t){0, 0.5, 1, 0};
+    t = watched(1, 3, &g, &stopped, &rc);
+    ok(stopped == LAUNCH_NO_PROGRESS && t >= 3 && t < 30,
+       "a sign for the file system: its 3 s timeout, not 1 s (%.1f s)", t);
+    launch_deadline_t dl = {0, NULL, &g, 1, 0, signs};
+    g = (signs_t){scr_now(), 0, 0, 0};
+    rc = launch_run_deadline((char *[]){"true", NULL}, &dl, &stopped);
+    ok(rc == 0 && stopped == LAUNCH_RAN, "a run that ends in time is not stopped");
+}
+
 int main(void)
 {
+    test_watchdog();
     test_srun_lines();
     int rc;
     char *out = NULL;

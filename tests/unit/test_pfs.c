@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_pfs.c - the prefix index's prune list (SCR_PREFIX_SIZE): the oldest
- * usable checkpoints go, never a base a staying dataset builds on */
+ * usable checkpoints go, never a base a staying dataset builds on; the
+ * flush file's newest dataset on its way to the prefix (scr run's
+ * SCR_WATCHDOG_TIMEOUT_PFS) */
 #include <stdlib.h>
 
 #include "pfs.h"
@@ -27,8 +29,37 @@ static int has(const int *ids, int n, int id)
     return 0;
 }
 
+/* flush file entries: id's locations and FLUSHING */
+static void flushed(kvtree_t *f, int id, int cache, int pfs, int flushing)
+{
+    kvtree_t *d = kvtree_setf(f, NULL, "DSET %d", id);
+    if (cache)
+        kvtree_set_kv(d, "LOCATION", "CACHE");
+    if (pfs)
+        kvtree_set_kv(d, "LOCATION", "PFS");
+    if (flushing)
+        kvtree_util_set_int(d, "FLUSHING", 1);
+}
+
+static void test_flushfile(void)
+{
+    kvtree_t *f = kvtree_new();
+    ok(flushfile_newest_on_pfs(f) == 0, "an empty flush file: the cache's time");
+    flushed(f, 9, 1, 0, 1);
+    flushed(f, 10, 1, 0, 0);
+    ok(flushfile_newest_on_pfs(f) == 0, "newest (10, not 9) cached, not flushing");
+    flushed(f, 11, 1, 0, 1);
+    ok(flushfile_newest_on_pfs(f) == 1, "newest being flushed");
+    flushed(f, 12, 1, 1, 0);
+    ok(flushfile_newest_on_pfs(f) == 0, "newest cached and flushed: the cache's time");
+    flushed(f, 13, 0, 1, 0);
+    ok(flushfile_newest_on_pfs(f) == 1, "newest on the prefix alone (bypass)");
+    kvtree_delete(&f);
+}
+
 int main(void)
 {
+    test_flushfile();
     int ids[16];
     kvtree_t *index = kvtree_new();
     for (int id = 1; id <= 5; id++)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "desc.h"
-#include "nodelist.h"
+#include "groupidx.h"
 #include "log.h"
 #include "path.h"
 #include "sets.h"
@@ -197,16 +197,11 @@ static void rd_group_name(const scr_ctx_t *ctx, const reddesc_t *rd, char *name,
 /* failure group index of every rank, by first appearance */
 static int *rd_group_indices(scr_ctx_t *ctx, const reddesc_t *rd)
 {
-    char mine[512] = "";
+    char mine[GROUPIDX_NAME] = "";
     rd_group_name(ctx, rd, mine, sizeof(mine));
-    char *all = malloc((size_t)ctx->ranks * sizeof(mine));
     int *idx = malloc(sizeof(int) * (size_t)ctx->ranks);
-    if (!all || !idx)
+    if (!idx || groupidx_build(ctx->comm, mine, idx) < 0)
         MPI_Abort(ctx->comm, 1);
-    MPI_Allgather(mine, sizeof(mine), MPI_CHAR, all, sizeof(mine), MPI_CHAR, ctx->comm);
-    if (names_index(all, ctx->ranks, sizeof(mine), idx) < 0)
-        MPI_Abort(ctx->comm, 1);
-    free(all);
     return idx;
 }
 

@@ -82,31 +82,54 @@ int kvtree_sendrecv(const kvtree_t *send, int dest, kvtree_t *recv, int src,
 }
 
 /* pack the tree for each destination, recording lengths and offsets */
-static char *exchange_pack(const kvtree_t *send, int ranks, int *counts, int *displs)
+/* the destinations of an exchange, each packed in one buffer: n of them,
+ * dest[i] gets len[i] bytes at off[i]; NULL when a key is no rank of the
+ * communicator or memory runs out */
+typedef struct {
+    int n, *dest, *len;
+    size_t *off;
+    char *buf;
+    MPI_Request *req;
+} exchange_out_t;
+
+static void exchange_out_free(exchange_out_t *o)
 {
-    size_t total = 0;
-    memset(counts, 0, sizeof(int) * (size_t)ranks);
+    free(o->dest);
+    free(o->len);
+    free(o->off);
+    free(o->buf);
+    free(o->req);
+}
+
+/* only the destinations named: a process holds nothing per rank of the
+ * job (at 10^6 ranks, counts and offsets for every rank were 8 MiB and a
+ * pass over them per exchange) */
+static int exchange_pack(const kvtree_t *send, int ranks, exchange_out_t *o)
+{
+    size_t total = 0, k = (size_t)kvtree_size(send);
+    memset(o, 0, sizeof(*o));
+    o->dest = malloc(sizeof(int) * (k + 1));
+    o->len = malloc(sizeof(int) * (k + 1));
+    o->off = malloc(sizeof(size_t) * (k + 1));
+    o->req = malloc(sizeof(MPI_Request) * (k + 1));
+    if (!o->dest || !o->len || !o->off || !o->req)
+        return -1;
     for (kvtree_elem_t *e = kvtree_first(send); e; e = kvtree_elem_next(e)) {
         int r;
-        if (kvtree_elem_key_int(e, &r) < 0 || r < 0 || r >= ranks)
-            return NULL;
-        size_t n = kvtree_pack_size(kvtree_elem_tree(e));
-        if (n > INT_MAX || total + n > INT_MAX)
-            return NULL;
-        counts[r] = (int)n;
-        total += n;
+        size_t len = kvtree_pack_size(kvtree_elem_tree(e));
+        if (kvtree_elem_key_int(e, &r) < 0 || r < 0 || r >= ranks || len > INT_MAX)
+            return -1;
+        o->dest[o->n] = r;
+        o->len[o->n] = (int)len;
+        o->off[o->n++] = total;
+        total += len;
     }
-    char *buf = malloc(total ? total : 1);
-    if (!buf)
-        return NULL;
-    int off = 0;
-    for (int r = 0; r < ranks; r++) {
-        displs[r] = off;
-        if (counts[r] > 0)
-            kvtree_pack(buf + off, kvtree_getf(send, "%d", r));
-        off += counts[r];
-    }
-    return buf;
+    if (!(o->buf = malloc(total ? total : 1)))
+        return -1;
+    int i = 0;
+    for (kvtree_elem_t *e = kvtree_first(send); e; e = kvtree_elem_next(e), i++)
+        kvtree_pack(o->buf + o->off[i], kvtree_elem_tree(e));
+    return 0;
 }
 
 /* each process's packed tree from a gathered buffer into "<rank>" of into */
@@ -146,23 +169,19 @@ static int exchange_take(kvtree_t *recv, const MPI_Status *st, MPI_Comm comm)
  * keeps a fast process's next exchange from reaching one still here. */
 int kvtree_exchange(const kvtree_t *send, kvtree_t *recv, MPI_Comm comm)
 {
-    int ranks, ok = 1, all_ok, rc = 0, n = 0, done = 0;
+    int ranks, ok, all_ok, rc = 0, n = 0, done = 0;
     MPI_Comm_size(comm, &ranks);
-    int *sc = calloc((size_t)ranks * 2, sizeof(int));
-    char *sbuf = sc ? exchange_pack(send, ranks, sc, sc + ranks) : NULL;
-    MPI_Request *req = sbuf ? malloc(sizeof(MPI_Request) * ((size_t)ranks + 1)) : NULL;
-    ok = req != NULL;
+    exchange_out_t o;
+    ok = exchange_pack(send, ranks, &o) == 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
     if (!all_ok) {
-        free(req);
-        free(sbuf);
-        free(sc);
+        exchange_out_free(&o);
         return -1;
     }
-    for (int r = 0; r < ranks; r++)
-        if (sc[r] > 0)
-            MPI_Issend(sbuf + sc[ranks + r], sc[r], MPI_BYTE, r, KVTREE_XTAG, comm,
-                       &req[n++]);
+    for (int i = 0; i < o.n; i++)
+        if (o.len[i] > 0)
+            MPI_Issend(o.buf + o.off[i], o.len[i], MPI_BYTE, o.dest[i], KVTREE_XTAG, comm,
+                       &o.req[n++]);
     MPI_Request bar = MPI_REQUEST_NULL;
     while (!done) {
         int flag = 0;
@@ -172,7 +191,7 @@ int kvtree_exchange(const kvtree_t *send, kvtree_t *recv, MPI_Comm comm)
             rc = -1;
         if (bar == MPI_REQUEST_NULL) {
             int sent = 0;
-            MPI_Testall(n, req, &sent, MPI_STATUSES_IGNORE);
+            MPI_Testall(n, o.req, &sent, MPI_STATUSES_IGNORE);
             if (sent)
                 MPI_Ibarrier(comm, &bar);
         } else {
@@ -180,9 +199,7 @@ int kvtree_exchange(const kvtree_t *send, kvtree_t *recv, MPI_Comm comm)
         }
     }
     MPI_Barrier(comm);
-    free(req);
-    free(sbuf);
-    free(sc);
+    exchange_out_free(&o);
     return rc;
 }
 

@@ -2,7 +2,9 @@
 /* test_kvtree_mpi.c - kvtree_exchange (a sparse exchange, NBX): each
  * process gets exactly what was sent to it, from whom, over many rounds in
  * a row with shifting patterns (a fast process's next round must never be
- * taken for this one's), with sends to itself and processes sent nothing */
+ * taken for this one's), with sends to itself and processes sent nothing;
+ * a destination that is no rank of the communicator, on one process, fails
+ * the exchange on every process, which then goes on */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -47,9 +49,26 @@ int main(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("1..1\n%s 1 - kvtree_exchange on %d processes, 40 rounds: %d wrong\n",
+        printf("1..2\n%s 1 - kvtree_exchange on %d processes, 40 rounds: %d wrong\n",
                all ? "not ok" : "ok", n, all);
     }
+    /* the last process names rank n; the next exchange still works */
+    kvtree_t *send = kvtree_new(), *recv = kvtree_new();
+    kvtree_setf(send, NULL, "%d MSG x", rank == n - 1 ? n : rank);
+    int failed = kvtree_exchange(send, recv, MPI_COMM_WORLD) < 0;
+    kvtree_delete(&send);
+    send = kvtree_new();
+    kvtree_setf(send, NULL, "%d MSG y", rank);
+    int again = kvtree_exchange(send, recv, MPI_COMM_WORLD) == 0 &&
+                kvtree_getf(recv, "%d MSG y", rank) != NULL;
+    int mine = !failed || !again, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s 2 - a destination out of range fails every process's exchange\n",
+               any ? "not ok" : "ok");
+    all += any;
+    kvtree_delete(&send);
+    kvtree_delete(&recv);
     MPI_Finalize();
     return all ? 1 : 0;
 }

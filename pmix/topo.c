@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "scr_build.h"
-#include "nodelist.h"
+#include "groupidx.h"
 #include "topo.h"
 
 #if SCR_HAVE_PMIX
@@ -82,21 +82,14 @@ static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    char *all = malloc((size_t)size * sizeof(topo->hostname));
-    if (!all)
-        return -1;
-    MPI_Allgather(topo->hostname, sizeof(topo->hostname), MPI_CHAR, all,
-                  sizeof(topo->hostname), MPI_CHAR, comm);
     /* node index: order of first appearance among world ranks */
-    int *idx = malloc(sizeof(int) * (size_t)size);
-    int nodes = idx ? names_index(all, size, sizeof(topo->hostname), idx) : -1;
+    int *idx = malloc(sizeof(int) * (size_t)size), ok = idx != NULL, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+    int nodes = all_ok ? groupidx_build(comm, topo->hostname, idx) : -1;
     int mine = nodes > 0 ? idx[rank] : -1;
     free(idx);
-    if (nodes < 0) {
-        free(all);
+    if (nodes < 0)
         return -1;
-    }
-    free(all);
     topo->node_index = mine;
     if (MPI_Comm_split(comm, mine, rank, &topo->comm_node) != MPI_SUCCESS)
         return -1;

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "groupidx.h"
-#include "kvtree_mpi.h"
 #include "nodelist.h"
 
 #define GROUPIDX_HEX 17 /* 16 hex digits and the NUL */
+#define GROUPIDX_TAG 7517
 
 static uint64_t groupidx_fnv1a(const char *name)
 {
@@ -37,26 +37,30 @@ static int groupidx_gather(MPI_Comm comm, const char *mine, size_t width, int *i
 }
 
 /* 1 on every rank when some rank's name differs from its group's first
- * rank's: names sent to the first rank of their index, compared there */
+ * rank's: each sends its name to the first rank of its index, which knows
+ * from idx how many come, and compares */
 static int groupidx_collides(MPI_Comm comm, const char *name, const int *idx)
 {
-    int rank, ranks, first = -1, clash = 0, any;
+    int rank, ranks, first = -1, members = 0, clash = 0, any;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &ranks);
-    for (int r = 0; r < ranks && first < 0; r++)
-        if (idx[r] == idx[rank])
-            first = r;
-    kvtree_t *send = kvtree_new(), *recv = kvtree_new();
+    for (int r = 0; r < ranks; r++)
+        if (idx[r] == idx[rank]) {
+            first = first < 0 ? r : first;
+            members++;
+        }
+    int len = (int)strlen(name) + 1;
+    MPI_Request req = MPI_REQUEST_NULL;
     if (first != rank)
-        kvtree_util_set_str(kvtree_setf(send, NULL, "%d", first), "NAME", name);
-    if (kvtree_exchange(send, recv, comm) < 0)
-        clash = 1;
-    for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e)) {
-        const char *v = kvtree_get_val(kvtree_elem_tree(e), "NAME");
-        clash |= !v || strcmp(v, name) != 0;
+        MPI_Isend(name, len, MPI_CHAR, first, GROUPIDX_TAG, comm, &req);
+    for (int i = 1; first == rank && i < members; i++) {
+        char other[GROUPIDX_NAME];
+        MPI_Recv(other, (int)sizeof(other), MPI_CHAR, MPI_ANY_SOURCE, GROUPIDX_TAG, comm,
+                 MPI_STATUS_IGNORE);
+        other[sizeof(other) - 1] = '\0';
+        clash |= strcmp(other, name) != 0;
     }
-    kvtree_delete(&send);
-    kvtree_delete(&recv);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
     MPI_Allreduce(&clash, &any, 1, MPI_INT, MPI_LOR, comm);
     return any;
 }

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* groupidx.h - every rank's failure group as an index, from each rank's
- * group name (a host, a power supply, WORLD), for the redundancy sets
- * (desc.c, sets.h).
+/* groupidx.h - every rank's group as an index, from each rank's group
+ * name: its node (topo.c) and its failure group (a host, a power supply,
+ * WORLD) for the redundancy sets (lib/base/desc.c, sets.h).
  *
  * Every rank needs every rank's group to form the sets alike, but not every
  * rank's name: the ranks gather a 16-digit hash of it (17 bytes a rank, 8
  * MiB at 10^6 ranks, where the names themselves were 512 bytes a rank, 512
- * MiB on every process).  Each rank then sends its name to the first rank
- * of its hash, which checks that the names agree: a collision (two names,
- * one hash) would join two groups, so it is caught, and the names are
- * gathered whole instead.
+ * MiB on every process; host names 256 bytes).  Each rank then sends its
+ * name to the first rank of its hash, which checks that the names agree: a collision (two
+ * names, one hash) would join two groups, so it is caught, and the names are gathered
+ * whole instead.
  */
 #ifndef SCR_GROUPIDX_H
 #define SCR_GROUPIDX_H

@@ -3,13 +3,14 @@
  * name: its node (topo.c) and its failure group (a host, a power supply,
  * WORLD) for the redundancy sets (lib/base/desc.c, sets.h).
  *
- * Every rank needs every rank's group to form the sets alike, but not every
- * rank's name: the ranks gather a 16-digit hash of it (17 bytes a rank, 8
- * MiB at 10^6 ranks, where the names themselves were 512 bytes a rank, 512
- * MiB on every process; host names 256 bytes).  Each rank then sends its
- * name to the first rank of its hash, which checks that the names agree: a collision (two
- * names, one hash) would join two groups, so it is caught, and the names are gathered
- * whole instead.
+ * One process, the root (rank 0), numbers the groups, and only it holds
+ * anything per rank: it gathers a 16-digit hash of each rank's name (17
+ * bytes a rank, 17 MiB at 10^6 ranks, where every process gathered the
+ * names themselves: 512 bytes a rank for a failure group, 256 for a host,
+ * 768 MiB on every process).  The root tells each rank the first rank of
+ * its hash, and each rank sends its name there to be compared: a collision
+ * (two names, one hash) would join two groups, so it is caught, and the
+ * root gathers the names whole instead.
  */
 #ifndef SCR_GROUPIDX_H
 #define SCR_GROUPIDX_H
@@ -20,15 +21,18 @@
 /* a 64-bit hash of a NUL-terminated name */
 typedef uint64_t (*groupidx_hash_fn)(const char *name);
 
-/* idx[r] (ranks entries) becomes rank r's group index: equal names, equal
- * index, numbered by first appearance.  name is this rank's, at most
- * GROUPIDX_NAME - 1 bytes.  Collective.  Returns the number of groups, or
- * -1 (out of memory on some rank; every rank returns -1). */
+/* names are at most GROUPIDX_NAME - 1 bytes */
 #define GROUPIDX_NAME 512
-int groupidx_build(MPI_Comm comm, const char *name, int *idx);
+
+/* name is this rank's.  At rank 0 of comm, idx (as many entries as comm
+ * has ranks; ignored elsewhere) becomes every rank's group index: equal
+ * names, equal index, numbered by first appearance.  *mine becomes this
+ * rank's index.  Collective.  Returns the number of groups on every rank,
+ * or -1 on every rank (out of memory). */
+int groupidx_build(MPI_Comm comm, const char *name, int *idx, int *mine);
 
 /* the same with another hash (a test's, to force collisions) */
-int groupidx_build_hashed(MPI_Comm comm, const char *name, int *idx,
+int groupidx_build_hashed(MPI_Comm comm, const char *name, int *idx, int *mine,
                           groupidx_hash_fn hash);
 
 #endif

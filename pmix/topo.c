@@ -83,10 +83,8 @@ static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     /* node index: order of first appearance among world ranks */
-    int *idx = malloc(sizeof(int) * (size_t)size), ok = idx != NULL, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
-    int nodes = all_ok ? groupidx_build(comm, topo->hostname, idx) : -1;
-    int mine = nodes > 0 ? idx[rank] : -1;
+    int *idx = rank == 0 ? malloc(sizeof(int) * (size_t)size) : NULL, mine = -1;
+    int nodes = groupidx_build(comm, topo->hostname, idx, &mine);
     free(idx);
     if (nodes < 0)
         return -1;

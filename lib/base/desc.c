@@ -194,45 +194,59 @@ static void rd_group_name(const scr_ctx_t *ctx, const reddesc_t *rd, char *name,
         snprintf(name, len, "host=%s", ctx->topo.hostname); /* alone in its group */
 }
 
-/* failure group index of every rank, by first appearance */
-static int *rd_group_indices(scr_ctx_t *ctx, const reddesc_t *rd)
+/* Rank 0 partitions the ranks into sets (sets.h) by their failure groups
+ * (groupidx.h) and tells each its set's id: only rank 0 holds anything per
+ * rank.  single: every rank a set of its own (SINGLE, or too few groups).
+ * *groups becomes the number of groups on every rank.  0, or -1 on every
+ * rank (out of memory at rank 0). */
+static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_size,
+                        int *set_id, int *groups)
 {
     char mine[GROUPIDX_NAME] = "";
     rd_group_name(ctx, rd, mine, sizeof(mine));
-    int *idx = malloc(sizeof(int) * (size_t)ctx->ranks);
-    if (!idx || groupidx_build(ctx->comm, mine, idx) < 0)
-        MPI_Abort(ctx->comm, 1);
-    return idx;
+    int root = ctx->rank == 0, g, ok;
+    int *group = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
+    int *set_of = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
+    *groups = groupidx_build(ctx->comm, mine, set_of ? group : NULL, &g);
+    ok = *groups >= 0;
+    if (ok && root) {
+        if (rd->type == RED_SINGLE || *groups < min_size)
+            for (int r = 0; r < ctx->ranks; r++)
+                set_of[r] = r;
+        else
+            ok = sets_partition(group, ctx->ranks, size, min_size, set_of) > 0;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    if (ok)
+        MPI_Scatter(set_of, 1, MPI_INT, set_id, 1, MPI_INT, 0, ctx->comm);
+    free(group);
+    free(set_of);
+    return ok ? 0 : -1;
 }
 
-/* build rd's set from the world ranks in members (set id = members[0]) */
-static int rd_join_set(scr_ctx_t *ctx, reddesc_t *rd, int set_id, int n,
-                       const int *members)
+/* join set set_id (its lowest member's world rank): its members in
+ * set-rank order, ascending world rank */
+static int rd_join_set(scr_ctx_t *ctx, reddesc_t *rd, int set_id)
 {
-    rd->set_id = set_id;
-    rd->set_size = n;
-    rd->members = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-    if (!rd->members)
+    if (MPI_Comm_split(ctx->comm, set_id, ctx->rank, &rd->comm) != MPI_SUCCESS)
         return -1;
-    memcpy(rd->members, members, sizeof(int) * (size_t)n);
-    rd->set_rank = -1;
-    for (int i = 0; i < n; i++)
-        if (members[i] == ctx->rank)
-            rd->set_rank = i;
-    return MPI_Comm_split(ctx->comm, set_id, ctx->rank, &rd->comm) == MPI_SUCCESS ? 0
-                                                                                  : -1;
+    MPI_Comm_size(rd->comm, &rd->set_size);
+    MPI_Comm_rank(rd->comm, &rd->set_rank);
+    rd->set_id = set_id;
+    rd->members = malloc(sizeof(int) * (size_t)rd->set_size);
+    int ok = rd->members != NULL, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rd->comm);
+    if (all_ok)
+        MPI_Allgather(&ctx->rank, 1, MPI_INT, rd->members, 1, MPI_INT, rd->comm);
+    return all_ok ? 0 : -1;
 }
 
 static int rd_realize(scr_ctx_t *ctx, reddesc_t *rd)
 {
-    int *group = rd_group_indices(ctx, rd);
-    int *set_of = malloc(sizeof(int) * (size_t)ctx->ranks);
-    int *members = malloc(sizeof(int) * (size_t)ctx->ranks);
-    if (!set_of || !members)
-        MPI_Abort(ctx->comm, 1);
     int min_size = rd->type == RED_SINGLE ? 1 : rd->failures + 1;
-    int groups = sets_count_groups(group, ctx->ranks);
-    int size = rd->type == RED_SINGLE ? 1 : rd->set_size_cfg;
+    int size = rd->type == RED_SINGLE ? 1 : rd->set_size_cfg, set_id, groups;
+    if (rd_partition(ctx, rd, size, min_size, &set_id, &groups) < 0)
+        MPI_Abort(ctx->comm, 1);
     if (rd->type != RED_SINGLE && groups < min_size) {
         if (ctx->rank == 0)
             log_warn("CKPT=%d: %s needs %d failure groups (GROUP=%s) but the job has %d; "
@@ -240,26 +254,15 @@ static int rd_realize(scr_ctx_t *ctx, reddesc_t *rd)
                      rd->index, desc_type_name(rd->type), min_size, rd->group, groups);
         rd->type = RED_SINGLE;
         rd->failures = 0;
-        size = 1;
-        min_size = 1;
     }
-    if (rd->type == RED_SINGLE)
-        for (int r = 0; r < ctx->ranks; r++)
-            set_of[r] = r;
-    else
-        sets_partition(group, ctx->ranks, size, min_size, set_of);
-    int n = sets_members(set_of, ctx->ranks, set_of[ctx->rank], members);
-    if (rd->type != RED_SINGLE && n < min_size) {
+    int rc = rd_join_set(ctx, rd, set_id);
+    if (rc == 0 && rd->type != RED_SINGLE && rd->set_size < min_size) {
         log_warn("CKPT=%d: no %s partner outside failure group of rank %d; its data is "
                  "kept as SINGLE",
                  rd->index, desc_type_name(rd->type), ctx->rank);
         rd->type = RED_SINGLE;
         rd->failures = 0;
     }
-    int rc = rd_join_set(ctx, rd, set_of[ctx->rank], n, members);
-    free(group);
-    free(set_of);
-    free(members);
     return rc;
 }
 

@@ -5,7 +5,9 @@
 #  - GROUPS= lines put node1+node2 on power supply A and node3+node4 on B;
 #    XOR sets over GROUP=POWER hold one rank of each supply, so losing both
 #    nodes of supply A at once is still recoverable
-#  - all ranks on one node: XOR says it cannot protect them and runs SINGLE
+#  - all ranks on one node: XOR says it cannot protect them and runs SINGLE;
+#    three ranks on one node, one on each of two others: the rank left in
+#    no set it can join runs SINGLE, the others XOR
 #  - SCR_TOPOLOGY=mpi: the MPI fallback finds the same nodes as PMIx
 #  - SCR_Init_comm (SUBCOMM, tests/sim/subcomm.c): two groups sharing every
 #    node, XOR to one prefix and PARTNER to another, and a rank outside
@@ -47,6 +49,19 @@ check "one node: runs" sim_run "$out/one" node1:4 "$ex" --steps 2 --size 1000
 check "one node: XOR falls back to SINGLE, said once" \
 	sh -c "test \$(grep -c 'falling back to SINGLE' '$out/one') -eq 1"
 check "one node: the checkpoint is SINGLE" has "$out/one" "dataset 1 \(step.2\).*SINGLE"
+
+# uneven nodes: node1 runs three ranks, node2 and node3 one each; the
+# partition (rank 0's) leaves one of node1's ranks in no set it can join,
+# and that rank alone keeps its data as SINGLE; the others' sets rebuild
+sim_setup 3
+SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_DEBUG=1 -x SCR_FLUSH=0)
+export SIM_NP=5
+check "uneven nodes: runs" sim_run "$out/uneven" node1:3,node2:1,node3:1 "$ex" --steps 2 --size 1000
+check "uneven nodes: one rank has no partner outside its node, said once" \
+	sh -c "test \$(grep -c 'no XOR partner outside failure group of rank [0-9]*; its data is kept as SINGLE' '$out/uneven') -eq 1"
+check "uneven nodes: the others are in XOR sets" \
+	sh -c "test \$(find $("$simnode" shm "$sim_dir") -name '*_of_2_in_*.xor' | wc -l) -ge 4"
+export SIM_NP=4
 
 sim_setup 2
 SIM_ENV=(-x SCR_TOPOLOGY=mpi -x SCR_DEBUG=1)

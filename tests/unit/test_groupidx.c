@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_groupidx.c - failure group indices from hashed names (groupidx.h):
- * groups by first appearance and their count, one name for all, and the
- * same answers when the hash makes every name collide, or two of them
- * (the names are then gathered whole).  Run under mpirun with any number
- * of processes. */
+/* test_groupidx.c - group indices from hashed names (groupidx.h): at rank
+ * 0 every rank's group by first appearance, at every rank its own, and
+ * their count everywhere; one name for all; the same answers when the hash
+ * makes every name collide, or two of them (the names are then gathered
+ * whole).  Run under mpirun with any number of processes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,11 +34,12 @@ static int check(MPI_Comm comm, groupidx_hash_fn hash, int same)
         snprintf(name, sizeof(name), "WORLD");
     else
         snprintf(name, sizeof(name), "%c-host%d", rank / 2 < 2 ? 'a' : 'b', rank / 2);
-    int *idx = malloc(sizeof(int) * (size_t)ranks), bad = 0;
-    int n = hash ? groupidx_build_hashed(comm, name, idx, hash)
-                 : groupidx_build(comm, name, idx);
-    for (int r = 0; r < ranks; r++)
+    int *idx = rank == 0 ? malloc(sizeof(int) * (size_t)ranks) : NULL, bad = 0, mine = -1;
+    int n = hash ? groupidx_build_hashed(comm, name, idx, &mine, hash)
+                 : groupidx_build(comm, name, idx, &mine);
+    for (int r = 0; rank == 0 && r < ranks; r++)
         bad |= idx[r] != (same ? 0 : r / 2);
+    bad |= mine != (same ? 0 : rank / 2);
     bad |= n != (same ? 1 : (ranks + 1) / 2);
     free(idx);
     int any;

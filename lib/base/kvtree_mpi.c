@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "kvtree_mpi.h"
+#include "xchg.h"
 
 #define KVTREE_TAG 7501
-#define KVTREE_XTAG 7502 /* kvtree_exchange */
 
 static void *kvtree_packed(const kvtree_t *t, int *len)
 {
@@ -82,53 +82,41 @@ int kvtree_sendrecv(const kvtree_t *send, int dest, kvtree_t *recv, int src,
 }
 
 /* pack the tree for each destination, recording lengths and offsets */
-/* the destinations of an exchange, each packed in one buffer: n of them,
- * dest[i] gets len[i] bytes at off[i]; NULL when a key is no rank of the
- * communicator or memory runs out */
+/* the destinations of an exchange and their packed trees: only those a
+ * process names (at 10^6 ranks, counts and offsets for every rank were 8
+ * MiB and a pass over them per exchange) */
 typedef struct {
     int n, *dest, *len;
-    size_t *off;
-    char *buf;
-    MPI_Request *req;
+    char **buf;
 } exchange_out_t;
 
 static void exchange_out_free(exchange_out_t *o)
 {
+    for (int i = 0; o->buf && i < o->n; i++)
+        free(o->buf[i]);
     free(o->dest);
     free(o->len);
-    free(o->off);
     free(o->buf);
-    free(o->req);
 }
 
-/* only the destinations named: a process holds nothing per rank of the
- * job (at 10^6 ranks, counts and offsets for every rank were 8 MiB and a
- * pass over them per exchange) */
 static int exchange_pack(const kvtree_t *send, int ranks, exchange_out_t *o)
 {
-    size_t total = 0, k = (size_t)kvtree_size(send);
+    size_t k = (size_t)kvtree_size(send);
     memset(o, 0, sizeof(*o));
     o->dest = malloc(sizeof(int) * (k + 1));
     o->len = malloc(sizeof(int) * (k + 1));
-    o->off = malloc(sizeof(size_t) * (k + 1));
-    o->req = malloc(sizeof(MPI_Request) * (k + 1));
-    if (!o->dest || !o->len || !o->off || !o->req)
+    o->buf = calloc(k + 1, sizeof(char *));
+    if (!o->dest || !o->len || !o->buf)
         return -1;
     for (kvtree_elem_t *e = kvtree_first(send); e; e = kvtree_elem_next(e)) {
         int r;
-        size_t len = kvtree_pack_size(kvtree_elem_tree(e));
-        if (kvtree_elem_key_int(e, &r) < 0 || r < 0 || r >= ranks || len > INT_MAX)
+        if (kvtree_elem_key_int(e, &r) < 0 || r < 0 || r >= ranks)
             return -1;
         o->dest[o->n] = r;
-        o->len[o->n] = (int)len;
-        o->off[o->n++] = total;
-        total += len;
+        if (!(o->buf[o->n] = kvtree_packed(kvtree_elem_tree(e), &o->len[o->n])))
+            return -1;
+        o->n++;
     }
-    if (!(o->buf = malloc(total ? total : 1)))
-        return -1;
-    int i = 0;
-    for (kvtree_elem_t *e = kvtree_first(send); e; e = kvtree_elem_next(e), i++)
-        kvtree_pack(o->buf + o->off[i], kvtree_elem_tree(e));
     return 0;
 }
 
@@ -145,60 +133,23 @@ static int kvtree_mpi_unpack(kvtree_t *into, const char *buf, const int *counts,
     return rc;
 }
 
-/* take one message of an exchange into "<source>" of recv */
-static int exchange_take(kvtree_t *recv, const MPI_Status *st, MPI_Comm comm)
+/* one message of an exchange into "<source>" of recv (xchg_take_fn) */
+static int exchange_take(int src, const char *buf, int len, void *arg)
 {
-    int len = 0;
-    MPI_Get_count(st, MPI_BYTE, &len);
-    char *buf = malloc(len > 0 ? (size_t)len : 1);
-    if (!buf)
-        MPI_Abort(comm, 1);
-    MPI_Recv(buf, len, MPI_BYTE, st->MPI_SOURCE, KVTREE_XTAG, comm, MPI_STATUS_IGNORE);
-    kvtree_t *sub = kvtree_setf(recv, NULL, "%d", st->MPI_SOURCE);
-    int rc = sub && kvtree_merge_packed(sub, buf, len) == 0 ? 0 : -1;
-    free(buf);
-    return rc;
+    kvtree_t *sub = kvtree_setf(arg, NULL, "%d", src);
+    return sub && kvtree_merge_packed(sub, buf, len) == 0 ? 0 : -1;
 }
 
-/* A sparse exchange (NBX: Hoefler, Siebert and Lumsdaine, 2010): each
- * process sends synchronously to its own destinations only and takes what
- * arrives; once its sends were all received it joins a non-blocking
- * barrier, and when that completes everything sent has arrived.  The dense
- * MPI_Alltoall of counts it replaces moved N^2 messages: 0.7 s of SCR_Init
- * at 64 ranks on 16 simulated nodes (bench/README.md).  The closing barrier
- * keeps a fast process's next exchange from reaching one still here. */
 int kvtree_exchange(const kvtree_t *send, kvtree_t *recv, MPI_Comm comm)
 {
-    int ranks, ok, all_ok, rc = 0, n = 0, done = 0;
+    int ranks, ok, all_ok;
     MPI_Comm_size(comm, &ranks);
     exchange_out_t o;
     ok = exchange_pack(send, ranks, &o) == 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
-    if (!all_ok) {
-        exchange_out_free(&o);
-        return -1;
-    }
-    for (int i = 0; i < o.n; i++)
-        if (o.len[i] > 0)
-            MPI_Issend(o.buf + o.off[i], o.len[i], MPI_BYTE, o.dest[i], KVTREE_XTAG, comm,
-                       &o.req[n++]);
-    MPI_Request bar = MPI_REQUEST_NULL;
-    while (!done) {
-        int flag = 0;
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, KVTREE_XTAG, comm, &flag, &st);
-        if (flag && exchange_take(recv, &st, comm) < 0)
-            rc = -1;
-        if (bar == MPI_REQUEST_NULL) {
-            int sent = 0;
-            MPI_Testall(n, o.req, &sent, MPI_STATUSES_IGNORE);
-            if (sent)
-                MPI_Ibarrier(comm, &bar);
-        } else {
-            MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
-        }
-    }
-    MPI_Barrier(comm);
+    int rc = all_ok ? xchg_bytes(comm, o.n, o.dest, (const char *const *)o.buf, o.len,
+                                 exchange_take, recv)
+                    : -1;
     exchange_out_free(&o);
     return rc;
 }

@@ -197,17 +197,20 @@ check "empty log: says so" has "$out/empty.out" "^scr report: the event log .*/e
 check "--job of no event: non-zero" test $? -ne 0
 
 # ---- SCR_MTBF: SCR_Need_checkpoint at Daly's interval for the measured
-# cost; 160 s per node over 4 nodes is a job MTBF of 40 s, and checkpoints
-# of tiny files (a few ms) give an interval near a second, steps of 50 ms
-# (a prefix of its own: sim_run runs in $pfs)
+# cost; 40 s per node over 4 nodes is a job MTBF of 10 s.  Checkpoints of
+# tiny files (a few ms) give an interval of about a quarter second, five
+# steps of 50 ms; Daly's interval never exceeds the MTBF, so 12 s of steps
+# hold two checkpoints however slow a loaded machine makes them (with 2 s
+# of steps and a 40 s MTBF, a checkpoint of 0.2 s under load left room for
+# the first alone).  A prefix of its own: sim_run runs in $pfs
 opfs=$pfs; pfs=$opfs/mtbf; mp=$pfs
 mkdir -p "$pfs"
-SIM_ENV=(-x SCR_COPY_TYPE=SINGLE -x SCR_FLUSH=0 -x SCR_LOG_ENABLE=1 -x SCR_MTBF=160)
+SIM_ENV=(-x SCR_COPY_TYPE=SINGLE -x SCR_FLUSH=0 -x SCR_LOG_ENABLE=1 -x SCR_MTBF=40)
 job_run() { local SIM_JOB_ID=$1; shift; sim_run "$@"; }
 check "SCR_MTBF: the run finishes" \
-	job_run 4300 "$out/mtbf" "$SURV" "$ex" --steps 40 --every 1 --sleep-ms 50 --size 1000
+	job_run 4300 "$out/mtbf" "$SURV" "$ex" --steps 240 --every 1 --sleep-ms 50 --size 1000
 check "SCR_MTBF: rank 0 says the interval, the cost and the job's MTBF" \
-	has "$out/mtbf" "SCR_MTBF: a checkpoint every [0-9.]+ s of computing \(checkpoints cost [0-9.]+ s, the job fails every 40 s on average\)"
+	has "$out/mtbf" "SCR_MTBF: a checkpoint every [0-9.]+ s of computing \(checkpoints cost [0-9.]+ s, the job fails every 10 s on average\)"
 check "SCR_MTBF: the first step checkpoints (no cost known yet)" \
 	has "$mp/.scr/log" "event=DATASET_START .*dset=1 name=step.1 "
 # every checkpoint after the first starts no sooner than the interval last
@@ -217,7 +220,7 @@ check "SCR_MTBF: checkpoints keep the interval, and there are several" awk '
 	/event=DATASET_(START|END)/ { match($0, / time=[0-9.]+/); t = substr($0, RSTART + 6, RLENGTH - 6) }
 	/event=DATASET_END/ { end = t; n++ }
 	/event=DATASET_START/ && end != "" && t - end < 0.9 * tau { bad++; print "too soon:", t - end, tau }
-	END { exit !(bad == 0 && n >= 2 && n < 40 && tau > 0) }' "$mp/.scr/log"
+	END { exit !(bad == 0 && n >= 2 && n < 240 && tau > 0) }' "$mp/.scr/log"
 SIM_ENV=(-x SCR_MTBF=5w)
 check "SCR_MTBF=5w: the run finishes" \
 	job_run 4301 "$out/mtbf5w" "$SURV" "$ex" --steps 2 --size 1000

@@ -308,7 +308,7 @@ static int launch_watch_due(launch_watch_t *w, double now)
         w->why = LAUNCH_NO_START;
         return 1;
     }
-    if (dl->watch <= 0)
+    if (dl->watch <= 0 || !dl->progress)
         return 0;
     int pfs = w->pfs;
     if (dl->progress(dl->arg, &pfs)) {

@@ -312,12 +312,13 @@ int cmd_run(int argc, char **argv)
             printf("scr run: run %d did not reach SCR_Init within %g s "
                    "(SCR_START_TIMEOUT); stopped it\n",
                    attempt, dl.secs);
-        else if (stopped == LAUNCH_NO_PROGRESS)
+        else if (stopped == LAUNCH_NO_PROGRESS) {
+            int on_pfs;
+            double limit = launch_watch_limit(&dl, watch.pfs, &on_pfs);
             printf("scr run: run %d completed no dataset for %g s "
                    "(SCR_WATCHDOG_TIMEOUT%s); stopped it\n",
-                   attempt, watch.pfs && dl.watch_pfs > 0 ? dl.watch_pfs : dl.watch,
-                   watch.pfs && dl.watch_pfs > 0 ? "_PFS" : "");
-        else
+                   attempt, limit, on_pfs ? "_PFS" : "");
+        } else
             printf("scr run: run %d exited with status %d\n", attempt, rc);
         fflush(stdout);
     }

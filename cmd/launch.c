@@ -296,6 +296,14 @@ typedef struct {
     int started, pfs, why;      /* why: LAUNCH_NO_START, LAUNCH_NO_PROGRESS */
 } launch_watch_t;
 
+double launch_watch_limit(const launch_deadline_t *dl, int pfs, int *on_pfs)
+{
+    int use = pfs && dl->watch_pfs > 0;
+    if (on_pfs)
+        *on_pfs = use;
+    return use ? dl->watch_pfs : dl->watch;
+}
+
 /* 1 when the launch has just overrun what it is watched for */
 static int launch_watch_due(launch_watch_t *w, double now)
 {
@@ -315,8 +323,7 @@ static int launch_watch_due(launch_watch_t *w, double now)
         w->sign = now;
         w->pfs = pfs;
     }
-    double limit = w->pfs && dl->watch_pfs > 0 ? dl->watch_pfs : dl->watch;
-    if (now - w->sign < limit)
+    if (now - w->sign < launch_watch_limit(dl, w->pfs, NULL))
         return 0;
     w->why = LAUNCH_NO_PROGRESS;
     return 1;

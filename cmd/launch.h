@@ -82,6 +82,10 @@ typedef struct {
 
 enum { LAUNCH_RAN, LAUNCH_NO_START, LAUNCH_NO_PROGRESS };
 
+/* the watchdog's seconds after a sign that said pfs (or not); *on_pfs (if
+ * not NULL): 1 when that is watch_pfs */
+double launch_watch_limit(const launch_deadline_t *dl, int pfs, int *on_pfs);
+
 /* launch_run (stdout through), watched as dl says; *stopped is
  * LAUNCH_NO_START or LAUNCH_NO_PROGRESS when the watch stopped it, else
  * LAUNCH_RAN */

@@ -196,18 +196,18 @@ static void rd_group_name(const scr_ctx_t *ctx, const reddesc_t *rd, char *name,
 
 /* Rank 0 partitions the ranks into sets (sets.h) by their failure groups
  * (groupidx.h) and tells each its set's id: only rank 0 holds anything per
- * rank.  single: every rank a set of its own (SINGLE, or too few groups).
- * *groups becomes the number of groups on every rank.  0, or -1 on every
- * rank (out of memory at rank 0). */
+ * rank.  SINGLE, or fewer groups than min_size: every rank a set of its
+ * own.  *groups becomes the number of groups on every rank.  0, or -1 on
+ * every rank (out of memory at rank 0). */
 static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_size,
                         int *set_id, int *groups)
 {
     char mine[GROUPIDX_NAME] = "";
     rd_group_name(ctx, rd, mine, sizeof(mine));
-    int root = ctx->rank == 0, g, ok;
+    int root = ctx->rank == 0, mine_idx, ok;
     int *group = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
     int *set_of = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
-    *groups = groupidx_build(ctx->comm, mine, set_of ? group : NULL, &g);
+    *groups = groupidx_build(ctx->comm, mine, set_of ? group : NULL, &mine_idx);
     ok = *groups >= 0;
     if (ok && root) {
         if (rd->type == RED_SINGLE || *groups < min_size)

@@ -81,7 +81,6 @@ int kvtree_sendrecv(const kvtree_t *send, int dest, kvtree_t *recv, int src,
     return rc;
 }
 
-/* pack the tree for each destination, recording lengths and offsets */
 /* the destinations of an exchange and their packed trees: only those a
  * process names (at 10^6 ranks, counts and offsets for every rank were 8
  * MiB and a pass over them per exchange) */

@@ -158,20 +158,23 @@ static int nameset_next(const nameset_in_t *in, size_t *at, int32_t *tag,
 
 int nameset_judge(const nameset_in_t *in, int k, int *hit)
 {
-    size_t at = 0, n = 0, own = 0;
+    size_t at = 0, own = 0;
     int32_t tag;
     const char *name;
     int rc;
     for (int t = 1; t < k; t++)
         hit[t - 1] = 0;
-    while ((rc = nameset_next(in, &at, &tag, &name)) > 0)
-        n++;
-    const char **mine = rc < 0 ? NULL : malloc(sizeof(char *) * (n ? n : 1));
+    /* a record takes 5 bytes at the least */
+    const char **mine = malloc(sizeof(char *) * (in->len / 5 + 1));
     if (!mine)
         return -1;
-    for (at = 0; nameset_next(in, &at, &tag, &name) > 0;)
+    while ((rc = nameset_next(in, &at, &tag, &name)) > 0)
         if (tag == 0)
             mine[own++] = name;
+    if (rc < 0) {
+        free(mine);
+        return -1;
+    }
     qsort(mine, own, sizeof(char *), nameset_str_cmp);
     for (at = 0; nameset_next(in, &at, &tag, &name) > 0;)
         if (tag > 0 && tag < k && !hit[tag - 1] &&

@@ -28,8 +28,8 @@ int nameset_meets(const kvtree_t *got, const char *own, const char *tag);
 
 /* Flat records, for a join whose trees would cost more than the names
  * (namejoin.c): each name as a 4-byte tag, the name and its NUL, the
- * records one judge gets back to back.  Small kvtrees cost about 10 us a
- * rank to route, pack, send and unpack (bench/README.md). */
+ * records one judge gets back to back: a third of the work of routing,
+ * packing and unpacking them as small kvtrees (bench/README.md). */
 typedef struct {
     int n;      /* judges */
     int *dest;  /* their ranks, ascending */

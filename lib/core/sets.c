@@ -5,23 +5,6 @@
 
 #include "sets.h"
 
-int sets_count_groups(const int *group, int ranks)
-{
-    int max = -1;
-    for (int r = 0; r < ranks; r++)
-        max = group[r] > max ? group[r] : max;
-    char *seen = calloc((size_t)max + 2, 1);
-    int n = 0;
-    for (int r = 0; seen && r < ranks; r++) {
-        if (group[r] >= 0 && !seen[group[r]]) {
-            seen[group[r]] = 1;
-            n++;
-        }
-    }
-    free(seen);
-    return n;
-}
-
 typedef struct {
     int row; /* index of the rank within its group */
     int group;
@@ -166,13 +149,4 @@ out:
     free(size);
     free(lowest);
     return nsets;
-}
-
-int sets_members(const int *set_of, int ranks, int set_id, int *members)
-{
-    int n = 0;
-    for (int r = 0; r < ranks; r++)
-        if (set_of[r] == set_id)
-            members[n++] = r;
-    return n;
 }

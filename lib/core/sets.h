@@ -17,11 +17,4 @@
  * Returns the number of sets, or -1 on bad input. */
 int sets_partition(const int *group, int ranks, int set_size, int min_size, int *set_of);
 
-/* members of the set with id set_id, in set-rank order (ascending world
- * rank); returns the count, members must hold ranks entries */
-int sets_members(const int *set_of, int ranks, int set_id, int *members);
-
-/* distinct group indices in group[0..ranks) */
-int sets_count_groups(const int *group, int ranks);
-
 #endif

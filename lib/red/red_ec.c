@@ -6,10 +6,11 @@
  * holding its stripe's parity, from a mapping of its file where it can,
  * and each process's parity piece is the XOR of what it received.  In a
  * recovery, survivors place their symbols in the lost process's slots and
- * a chain of them (ec_pipe_chain) adds them up on the way to it.  RS sets use the code of
- * spread.h instead (red_rs.c); this file keeps what both share: the redundancy file, its
- * header and CRCs, and who takes part in a recovery.  Every file is read once and every
- * redundancy byte written once per operation.
+ * a chain of them (ec_pipe_chain) adds them up on the way to it.  RS sets
+ * use the code of spread.h instead (red_rs.c); this file keeps what both
+ * share: the redundancy file, its header and CRCs, and who takes part in a
+ * recovery.  Every file is read once and every redundancy byte written
+ * once per operation.
  *
  * Redundancy file: a kvtree file image (the header of guide 2.11.2: DSET,
  * RANKS, GROUP, CHUNK, CURRENT, PARTNER, and for RS PARTNERS for the further

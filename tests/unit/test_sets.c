@@ -28,12 +28,14 @@ static int valid(const int *group, int ranks, const int *set_of, int min_size, i
 int main(void)
 {
     /* 8 ranks on 4 nodes, 2 per node, in block order */
-    int g8[8] = {0, 0, 1, 1, 2, 2, 3, 3}, set[64], m[64], small;
+    int g8[8] = {0, 0, 1, 1, 2, 2, 3, 3}, set[64], small;
     int n = sets_partition(g8, 8, 4, 2, set);
     ok(n == 2 && valid(g8, 8, set, 2, &small) && small == 0,
        "8 ranks/4 nodes, size 4: 2 sets");
-    ok(sets_members(set, 8, 0, m) == 4 && m[0] == 0 && m[1] == 2 && m[2] == 4 &&
-           m[3] == 6,
+    int in0 = 0;
+    for (int r = 0; r < 8; r++)
+        in0 += set[r] == 0;
+    ok(in0 == 4 && set[0] == 0 && set[2] == 0 && set[4] == 0 && set[6] == 0,
        "set 0 is ranks 0,2,4,6");
     n = sets_partition(g8, 8, 8, 2, set);
     ok(n == 2 && valid(g8, 8, set, 2, &small), "size 8 with 4 nodes: sets of 4");
@@ -49,7 +51,6 @@ int main(void)
     int g1[4] = {0, 0, 0, 0};
     n = sets_partition(g1, 4, 4, 2, set);
     ok(n == 4 && valid(g1, 4, set, 2, &small) && small == 4, "one group: singletons");
-    ok(sets_count_groups(g8, 8) == 4 && sets_count_groups(g1, 4) == 1, "count groups");
 
     /* a larger random case */
     int ranks = 1000, *g = malloc(sizeof(int) * 1000), *s = malloc(sizeof(int) * 1000);

@@ -142,12 +142,50 @@ static int io_read_block(void *arg)
     return 0;
 }
 
+/* O_DIRECT needs block-aligned buffers, offsets and lengths: ours are
+ * page-aligned (bigbuf.h) and the block size a multiple of this */
+#define IO_DIRECT_ALIGN 4096
+
+/* turn O_DIRECT on or off for out; 1 if it is on afterwards */
+static int io_direct_set(int out, int on)
+{
+    int fl = fcntl(out, F_GETFL);
+    if (fl < 0)
+        return 0;
+    int want = on ? fl | O_DIRECT : fl & ~O_DIRECT;
+    if (want != fl && fcntl(out, F_SETFL, want) < 0)
+        return (fl & O_DIRECT) != 0;
+    return on;
+}
+
+/* write block n at off: through O_DIRECT while *direct holds (a file
+ * system may take the flag and still refuse the write: EINVAL, then the
+ * block goes again through the page cache, as every later one does) */
+static int io_write_block(int out, const unsigned char *buf, size_t n, int64_t off,
+                          int *direct)
+{
+    if (!*direct)
+        return io_write_full(out, buf, n);
+    if (n % IO_DIRECT_ALIGN)
+        *direct = io_direct_set(out, 0); /* the short last block */
+    if (*direct && io_pwrite_full(out, buf, n, off) == 0)
+        return 0;
+    if (!*direct || errno == EINVAL) {
+        *direct = io_direct_set(out, 0);
+        if (!*direct && io_pwrite_full(out, buf, n, off) == 0)
+            return lseek(out, off + (off_t)n, SEEK_SET) < 0 ? -1 : 0;
+    }
+    return -1;
+}
+
 /* write the blocks the reader hands over; the worker reads block i+1
  * while this thread writes block i */
 static int io_copy_blocks(worker_t *w, io_reader_t *rd, unsigned char *bufs[2], int out,
                           const io_copy_t *o, int64_t *total, scr_error_t *err)
 {
     int cur = 0, rc = 0;
+    int direct = o->direct && rd->size % IO_DIRECT_ALIGN == 0 &&
+                 lseek(out, 0, SEEK_CUR) == 0 && io_direct_set(out, 1);
     rd->buf = bufs[0];
     io_read_block(rd);
     while (rd->n > 0) {
@@ -155,7 +193,7 @@ static int io_copy_blocks(worker_t *w, io_reader_t *rd, unsigned char *bufs[2], 
         rd->buf = bufs[cur ^ 1];
         worker_post(w, io_read_block, rd);
         double t0 = scr_now();
-        if (io_write_full(out, bufs[cur], n) < 0) {
+        if (io_write_block(out, bufs[cur], n, *total, &direct) < 0) {
             rc = errprintf(err, "write %s: %s", o->dst, strerror(errno));
             worker_wait(w);
             return rc;
@@ -168,6 +206,9 @@ static int io_copy_blocks(worker_t *w, io_reader_t *rd, unsigned char *bufs[2], 
     }
     if (rd->n < 0)
         rc = errprintf(err, "read %s: %s", o->src, strerror(rd->errnum));
+    /* the caller's later writes are its own, at the end of the copy */
+    if (direct && (io_direct_set(out, 0) || lseek(out, *total, SEEK_SET) < 0) && !rc)
+        rc = errprintf(err, "write %s: %s", o->dst, strerror(errno));
     return rc;
 }
 

@@ -43,11 +43,16 @@ typedef struct {
     void (*progress)(uint64_t done, double busy, void *arg);
     void *arg;
     int serial; /* 1: no helper thread (no spare core to run it on) */
+    int direct; /* 1: write with O_DIRECT where the file system takes it */
 } io_copy_t;
 
 /* Copy in to its end into out, reading the next block on a helper thread
  * while this one writes (worker.h), unless o->serial.  If crc is not NULL
- * it receives the CRC32 of the data.  Returns bytes copied or -1. */
+ * it receives the CRC32 of the data.  With o->direct, out (a regular file
+ * written from offset 0) is switched to O_DIRECT for the whole blocks when
+ * the block size allows it and the file system takes it, and back for a
+ * short last block; anything refused is written through the page cache.
+ * Returns bytes copied or -1. */
 int64_t io_copy_fd(int in, int out, const io_copy_t *o, uint32_t *crc, scr_error_t *err);
 
 /* Copy src to dst as io_copy_fd does (o: block size, progress, serial;

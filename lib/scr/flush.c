@@ -44,6 +44,7 @@ struct flush_async {
     int check_crc;         /* SCR_CRC_ON_FLUSH */
     size_t bufsize;        /* SCR_FILE_BUF_SIZE */
     int overlap;           /* read ahead on a helper thread (scr_ctx.h) */
+    int direct;            /* SCR_FLUSH_DIRECT: past the prefix's page cache */
     struct filepool *pool; /* the prefix's replaced files to write over */
     int rank;              /* for the fault points */
     scr_error_t err;
@@ -119,7 +120,7 @@ static int flush_copy(flush_job_t *j, kvtree_t *m, uint64_t *total)
         out = -1;
     }
     flush_progress_t p = {j, *total};
-    io_copy_t o = {src, dst, j->bufsize, flush_progress, &p, !j->overlap};
+    io_copy_t o = {src, dst, j->bufsize, flush_progress, &p, !j->overlap, j->direct};
     int64_t n = 0;
     j->err.text[0] = '\0';
     if (in < 0 || out < 0)
@@ -287,6 +288,7 @@ static flush_job_t *flush_prepare(scr_ctx_t *ctx, int id)
     j->check_crc = config_get_int(ctx->cfg, "SCR_CRC_ON_FLUSH", 1);
     j->bufsize = ctx->file_buf_size;
     j->overlap = ctx->overlap;
+    j->direct = config_get_int(ctx->cfg, "SCR_FLUSH_DIRECT", 1);
     j->pool = ctx->pfs_pool;
     j->rank = ctx->rank;
     j->t0 = scr_now();

@@ -2,8 +2,10 @@
 /* test_io.c - full reads/writes, copies with CRC, logical concatenation */
 #include <errno.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <zlib.h>
 
@@ -74,7 +76,7 @@ static void test_copy(void)
     ok(io_file_crc_until(link_missing(dir), &c2, &size, &stop, &err) == -1 &&
            strstr(err.text, "no-such-file"),
        "file_crc_until: a missing file is an error naming it");
-    io_copy_t small = {NULL, NULL, 4096, NULL, NULL, 0};
+    io_copy_t small = {NULL, NULL, 4096, NULL, NULL, 0, 0};
     ok(io_copy_file(src, dst, &small, NULL, &err) == (int64_t)len, "small buffer copy");
 
     snprintf(link, sizeof(link), "%s/link.dat", dir);
@@ -123,7 +125,7 @@ static void test_copy_fd(void)
         int in = open(part, O_RDONLY),
             out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         progress_t p = {0, 0, 1};
-        io_copy_t o = {part, dst, 8192, progress, &p, serial};
+        io_copy_t o = {part, dst, 8192, progress, &p, serial, 0};
         uint32_t crc = 0;
         scr_error_t err;
         int64_t n = io_copy_fd(in, out, &o, &crc, &err);
@@ -143,13 +145,100 @@ static void test_copy_fd(void)
     }
     /* a read error on the worker's side is reported, naming the source */
     int in = open(src, O_WRONLY), out = open(dst, O_WRONLY | O_TRUNC);
-    io_copy_t o = {src, dst, 8192, NULL, NULL, 0};
+    io_copy_t o = {src, dst, 8192, NULL, NULL, 0, 0};
     scr_error_t err;
     ok(io_copy_fd(in, out, &o, NULL, &err) < 0 && strstr(err.text, "read") &&
            strstr(err.text, "src.dat") && strstr(err.text, "Bad file descriptor"),
        "read error reported: %s", err.text);
     close(in);
     close(out);
+    free(data);
+}
+
+/* pages of path in the page cache, of its first n */
+static int resident_pages(const char *path, size_t n)
+{
+    int fd = open(path, O_RDONLY), count = 0;
+    size_t pages = (n + 4095) / 4096;
+    void *m = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, 0);
+    unsigned char *vec = calloc(pages, 1);
+    if (m != MAP_FAILED && mincore(m, n, vec) == 0)
+        for (size_t i = 0; i < pages; i++)
+            count += vec[i] & 1;
+    if (m != MAP_FAILED)
+        munmap(m, n);
+    free(vec);
+    close(fd);
+    return count;
+}
+
+/* copy part (size bytes) to dst in bufsize blocks; 0 if dst is right and
+ * the descriptor was left as found, at the end of the copy; *res: dst's
+ * pages in the page cache before it was read back */
+static int copy_direct(const char *part, const char *dst, const char *data, size_t size,
+                       size_t bufsize, int direct, int *res)
+{
+    int in = open(part, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    progress_t p = {0, 0, 1};
+    io_copy_t o = {part, dst, bufsize, progress, &p, 0, direct};
+    uint32_t crc = 0;
+    scr_error_t err;
+    int64_t n = io_copy_fd(in, out, &o, &crc, &err);
+    int fl = fcntl(out, F_GETFL);
+    off_t at = lseek(out, 0, SEEK_CUR);
+    close(in);
+    close(out);
+    *res = resident_pages(dst, size);
+    size_t got_len = 0;
+    char *got = tu_read(dst, &got_len);
+    int bad = n != (int64_t)size || got_len != size || memcmp(got, data, size) ||
+              crc != (uint32_t)crc32(0L, (const unsigned char *)data, (uInt)size) ||
+              (fl & O_DIRECT) || at != (off_t)size || !p.monotone || p.last != size;
+    free(got);
+    return bad ? -1 : 0;
+}
+
+/* io_copy_fd with o.direct: whole blocks past the destination's page
+ * cache where its file system takes O_DIRECT, the short last one through
+ * it, and the same bytes either way */
+static void test_copy_direct(void)
+{
+    char src[4200], dst[4200], part[4200];
+    snprintf(src, sizeof(src), "%s/src.dat", dir);
+    snprintf(dst, sizeof(dst), "%s/direct.dat", dir);
+    snprintf(part, sizeof(part), "%s/part.dat", dir);
+    size_t len = 0;
+    char *data = tu_read(src, &len);
+    /* tmpfs takes the flag, and its page cache is the file */
+    int probe = open(dst, O_WRONLY | O_CREAT | O_DIRECT, 0600);
+    struct statfs sf;
+    int takes = probe >= 0 && fstatfs(probe, &sf) == 0 && sf.f_type != 0x01021994;
+    if (probe >= 0)
+        close(probe);
+    size_t sizes[2] = {6 * 8192, 6 * 8192 + 5};
+    for (int i = 0; i < 2; i++) {
+        tu_write(part, data, sizes[i]);
+        int whole = (int)(sizes[i] / 4096), res = -1;
+        ok(copy_direct(part, dst, data, sizes[i], 8192, 1, &res) == 0,
+           "direct, %zu bytes: identical, CRC32 right, descriptor buffered at the end",
+           sizes[i]);
+        if (takes)
+            ok(res == (int)((sizes[i] + 4095) / 4096) - whole,
+               "direct, %zu bytes: only the short last page in the page cache (%d)",
+               sizes[i], res);
+        else
+            ok(1, "# SKIP %s takes no O_DIRECT, or keeps files in memory", dir);
+    }
+    /* the same check finds a buffered copy's pages */
+    int all = (int)((sizes[1] + 4095) / 4096), res = -1;
+    int rc = copy_direct(part, dst, data, sizes[1], 8192, 0, &res);
+    ok(rc == 0 && res == all, "buffered: every page in the page cache (%d of %d)", res,
+       all);
+    /* blocks O_DIRECT cannot take: buffered, the same bytes */
+    rc = copy_direct(part, dst, data, sizes[1], 6000, 1, &res);
+    ok(rc == 0 && res == all,
+       "direct asked with 6000-byte blocks: buffered, identical (%d of %d pages cached)",
+       res, all);
     free(data);
 }
 
@@ -185,6 +274,14 @@ static void test_full(void)
     ok(io_copy_file(src, dst, NULL, NULL, &err) < 0 &&
            strstr(err.text, "No space left") && strstr(err.text, "dst.dat"),
        "copy to a full file system: %s", err.text);
+    /* O_DIRECT writes fail there the same way (tmpfs takes the flag) */
+    int in = open(src, O_RDONLY), out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    io_copy_t o = {src, dst, 8192, NULL, NULL, 0, 1};
+    ok(io_copy_fd(in, out, &o, NULL, &err) < 0 && strstr(err.text, "No space left") &&
+           strstr(err.text, "dst.dat"),
+       "direct copy to a full file system: %s", err.text);
+    close(in);
+    close(out);
     umount(mnt);
 }
 
@@ -234,6 +331,7 @@ int main(void)
     test_short_io();
     test_copy();
     test_copy_fd();
+    test_copy_direct();
     test_mkdir();
     test_concat();
     test_full();

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "interval.h"
 
@@ -705,10 +706,31 @@ static void print_restarts(FILE *out)
         }
 }
 
+/* what a background flush takes from a node whose every core runs a rank:
+ * its copies' CPU (all ranks, FLUSH_END's cpu=) against a bare copy's,
+ * and as a share of the cores' time in a compute step of cb seconds */
+static void print_flush_cpu(FILE *out, const char *sc, double cb)
+{
+    double fc = median_of("whole.aflush.ours", sc, "flush_cpu_s"),
+           bc = median_of("whole.bflush", sc, "bare_flush_cpu_s");
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (fc <= 0 || cores < 1)
+        return;
+    fprintf(
+        out,
+        "  %-8s background, ours: the copies' CPU %.3f s, %.1f %% of %ld cores' %.3f s",
+        sc, fc, fc / (cb * (double)cores) * 100, cores, cb);
+    if (bc > 0)
+        fprintf(out, "; a bare copy's %.3f s, %.1f %% (ours %.2fx it)", bc,
+                bc / (cb * (double)cores) * 100, fc / bc);
+    fprintf(out, "\n");
+}
+
 /* issue 39, item 2: checkpoints flushed in the foreground (checkpoint +
  * flush, LLNL over ours), and in the background: the compute step's wall
- * time against the same library's launch without a flush, and how long our
- * flush ran against two checkpoint intervals */
+ * time against the same library's launch without a flush, its floor (a
+ * bare flush's copy over the same step, bench/bareflush.h), and how long
+ * our flush ran against two checkpoint intervals */
 static void print_flush(FILE *out)
 {
     int any = 0;
@@ -740,12 +762,18 @@ static void print_flush(FILE *out)
                     sc, impls[i], ca, cb, slow);
             if (i == 0)
                 fprintf(out, " (<= 5 %% %s)", slow <= 5 ? "met" : "MISSED");
+            double bf = median_of("whole.bflush", sc, "compute_s");
+            if (i == 0 && bf > 0)
+                fprintf(out, "; floor, a bare flush's copy: %+.1f %%",
+                        (bf / cb - 1) * 100);
             double fs = median_of(ph, sc, "flush_s"),
                    ck = median_of(ph, sc, "ckpt_whole");
             if (fs > 0 && ck > 0)
                 fprintf(out, "; a flush took %.3f s, %.2f checkpoint intervals (<= 2 %s)",
                         fs, fs / (ck + ca), fs / (ck + ca) <= 2 ? "met" : "MISSED");
             fprintf(out, "\n");
+            if (i == 0)
+                print_flush_cpu(out, sc, cb);
         }
     }
 }

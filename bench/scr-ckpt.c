@@ -15,6 +15,7 @@
  *   scr-ckpt --bytes N --files F --reps R --json FILE --impl NAME
  *            --scheme NAME --label TEXT [--threads 1] [--compute-ms MS] [--sleep 1]
  *            [--restart cache|rebuild|fetch] [--coll 1] [--mem-sample MS]
+ *            [--bare-flush 1]
  *
  * --threads 1 initializes MPI with MPI_THREAD_MULTIPLE (asynchronous
  * redundancy, SCR_REDUNDANCY_ASYNC=1, needs it); --compute-ms computes
@@ -46,10 +47,18 @@
  * with --coll 1, coll_bare (s): after SCR_Finalize, the machine's floor
  * for an agreement at this size, an MPI_Barrier and an MPI_Allreduce
  * (bench/scale.sh reports each step over it);
+ * with --bare-flush 1 (run without the library's flush), bare_flush_s: a
+ * bare background flush (bareflush.h) over each compute step, whose
+ * compute_s is then the floor of a background flush's cost to it, and
+ * bare_flush_cpu_s, its threads' CPU time summed over the ranks;
  * and when the prefix's event log (SCR_LOG_ENABLE=1) has
  * REDUNDANCY_END events, redundancy_bg: each background encode's end,
- * seconds after its SCR_Start_output.
+ * seconds after its SCR_Start_output; FLUSH_END events, flush_s (each
+ * flush's seconds) and flush_cpu_s (its copies' CPU, summed over ranks).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* O_DIRECT (bareflush.h), built outside our CMake too */
+#endif
 #include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -60,13 +69,15 @@
 #include <unistd.h>
 
 #include "bare.h"
+#include "bareflush.h"
 #include "benchutil.h"
 #include "scr.h"
 
 #define MAXREPS 64
 
 static struct {
-    int rank, ranks, reps, files, threads, compute_ms, sleep, coll, mem_sample;
+    int rank, ranks, reps, files, threads, compute_ms, sleep, coll, mem_sample,
+        bare_flush;
     long long bytes;
     const char *json, *impl, *scheme, *label, *restart;
 } c = {.reps = 5,
@@ -162,6 +173,8 @@ static void parse(int argc, char **argv)
             c.coll = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--mem-sample"))
             c.mem_sample = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--bare-flush"))
+            c.bare_flush = atoi(argv[i + 1]);
         else
             die(argv[i]);
     }
@@ -169,20 +182,21 @@ static void parse(int argc, char **argv)
         die("bad --reps, --files or --bytes");
 }
 
-/* rank 0: the secs of every ok event of one kind (REDUNDANCY_END,
- * FLUSH_END) in our event log (LLNL SCR's has none of them) */
-static int bg_seconds(const char *event, double *v, int max)
+/* rank 0: the value of key (" secs=", " cpu=") in every ok event of one
+ * kind (REDUNDANCY_END, FLUSH_END) in our event log (LLNL SCR's has none
+ * of them) */
+static int bg_values(const char *event, const char *key, double *v, int max)
 {
     FILE *fp = fopen(".scr/log", "r");
     char line[2048];
     int n = 0;
     while (fp && n < max && fgets(line, sizeof(line), fp)) {
-        const char *s = strstr(line, " secs=");
+        const char *s = strstr(line, key);
         const char *e = strstr(line, "event=");
         size_t len = strlen(event);
         if (e && !strncmp(e + 6, event, len) && e[6 + len] == ' ' && s &&
             strstr(line, " ok=1"))
-            v[n++] = atof(s + 6);
+            v[n++] = atof(s + strlen(key));
     }
     if (fp)
         fclose(fp);
@@ -543,21 +557,34 @@ int main(int argc, char **argv)
      * here on is the library's (and MPI's) extra memory for checkpoints */
     double peak0 = peak_mib(), peak = peak0;
     long anon0 = sample_start();
+    bare_flush_t bf;
+    if (c.bare_flush)
+        bare_flush_setup(&bf, getenv("SCR_CACHE_BASE") ?: "/dev/shm", c.rank, buf,
+                         per * (size_t)c.files);
     double t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
     double init = bench_slowest(bench_now() - t0), secs[MAXREPS], bw[MAXREPS],
-           part[4][MAXREPS], bare[MAXREPS], over[MAXREPS], comp[MAXREPS];
+           part[4][MAXREPS], bare[MAXREPS], over[MAXREPS], comp[MAXREPS], bfs[MAXREPS],
+           bfc[MAXREPS];
     for (int i = 0; i < c.reps; i++) {
         double p[4];
         secs[i] = checkpoint(i + 1, buf, per, p);
         bw[i] = (double)c.bytes * c.ranks / secs[i] / 1e9;
         for (int k = 0; k < 4; k++)
             part[k][i] = p[k];
+        if (c.bare_flush)
+            bare_flush_start(&bf);
         compute_step(i, all, per * (size_t)c.files, &comp[i], &bare[i], &peak);
+        if (c.bare_flush) {
+            bfs[i] = bench_slowest(bare_flush_wait(&bf));
+            bfc[i] = bf.cpu;
+        }
         if (all)
             over[i] = (single ? secs[i] : p[3]) / bare[i];
     }
+    if (c.bare_flush)
+        bare_flush_done(&bf);
     int bared = all != NULL;
     free(all);
     double now = peak_mib(), extra = (now > peak ? now : peak) - peak0, most;
@@ -590,13 +617,21 @@ int main(int argc, char **argv)
         MPI_Allreduce(MPI_IN_PLACE, comp, c.reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         emit("compute_s", comp, c.reps, "s");
     }
+    if (c.bare_flush) {
+        emit("bare_flush_s", bfs, c.reps, "s");
+        MPI_Allreduce(MPI_IN_PLACE, bfc, c.reps, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        emit("bare_flush_cpu_s", bfc, c.reps, "s");
+    }
     double bg[MAXREPS];
-    int nbg = c.rank == 0 ? bg_seconds("REDUNDANCY_END", bg, MAXREPS) : 0;
+    int nbg = c.rank == 0 ? bg_values("REDUNDANCY_END", " secs=", bg, MAXREPS) : 0;
     if (nbg > 0)
         emit("redundancy_bg", bg, nbg, "s");
-    nbg = c.rank == 0 ? bg_seconds("FLUSH_END", bg, MAXREPS) : 0;
+    nbg = c.rank == 0 ? bg_values("FLUSH_END", " secs=", bg, MAXREPS) : 0;
     if (nbg > 0)
         emit("flush_s", bg, nbg, "s");
+    nbg = c.rank == 0 ? bg_values("FLUSH_END", " cpu=", bg, MAXREPS) : 0;
+    if (nbg > 0) /* every process's, summed */
+        emit("flush_cpu_s", bg, nbg, "s");
     free(buf);
     MPI_Finalize();
     return 0;

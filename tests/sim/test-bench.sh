@@ -20,7 +20,7 @@ mkdir -p "$other/include" "$other/lib"
 ln -s "$top/lib/include/scr.h" "$other/include/scr.h"
 for f in "$build"/lib/scr/libscr.so*; do ln -s "$f" "$other/lib/${f##*/}"; done
 BENCH_RESULTS=$results "$top/bench/run" --tiny --build "$build" --against "$other" \
-	--rounds 1 >"$out" 2>&1
+	--rounds 1 --flush --compute-ms 20 >"$out" 2>&1
 check "bench/run --tiny --against succeeds" test $? = 0
 for s in SINGLE XOR4; do
 	check "$s: both libraries' bandwidth and their ratio" \
@@ -64,6 +64,17 @@ check "each restart's SCR_Init recorded, both libraries" \
 check "the efficiency chart beside the bandwidth chart: a pair of bars per MTBF and size" \
 	test "$(grep -c '<title>SINGLE, ours, node MTBF' "$results/efficiency.svg")" = 9
 check "the efficiency table" grep -q "machine time lost to resilience at Daly's interval" "$out"
+for s in SINGLE XOR4; do
+	check "$s: checkpoint + flush in the foreground, both libraries" \
+		grep -Eq "^  $s +foreground: checkpoint \+ flush ours [0-9.]+ s, LLNL [0-9.]+ s: [0-9.]+x" "$out"
+	check "$s: the compute step beside a background flush, and beside a bare one" \
+		grep -Eq "^  $s +background, ours: compute step [0-9.]+ s against [0-9.]+ s without a flush: [-+][0-9.]+ % .*; floor, a bare flush's copy: [-+][0-9.]+ %" "$out"
+	check "$s: the background flush's CPU against a bare copy's" \
+		grep -Eq "^  $s +background, ours: the copies' CPU [0-9.]+ s, [0-9.]+ % of [0-9]+ cores' [0-9.]+ s; a bare copy's [0-9.]+ s" "$out"
+done
+check "every background flush of ours and every bare one timed its CPU" \
+	test "$(grep -Ec '"phase":"whole\.(aflush\.ours|bflush)".*"metric":"(flush_cpu_s|bare_flush_cpu_s)"' \
+		"$results/results.json")" = 4
 
 # bench/scale.sh (issue 40): every step timed at one size, the table printed
 "$top/bench/scale.sh" --build "$build" --ranks 8 --schemes XOR4 --lines "$other/scale.jsonl" \

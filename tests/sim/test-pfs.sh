@@ -82,7 +82,7 @@ check "flush-file: subdir" sh -c "test \$('$scr' flush-file --prefix '$pfs' --su
 check "nodes file records 4 nodes" sh -c "'$scr' print '$pfs/.scr/nodes.scr' | grep -qx '  4'"
 check "event log: one parseable line per event" \
 	sh -c "grep -Ev '^[0-9T:-]+ [0-9]+ event=[A-Z_]+ job=[^ ]+ user=[^ ]+ host=[^ ]+( [a-z_]+=[^ ]+)*\$' '$pfs/.scr/log' | grep -c . | grep -qx 0"
-check "event log: flushes with bandwidth" has "$pfs/.scr/log" "event=FLUSH_END .* dset=4 bytes=[0-9]+ secs=[0-9.]+ mbps=[0-9.]+ ok=1"
+check "event log: flushes with bandwidth" has "$pfs/.scr/log" "event=FLUSH_END .* dset=4 bytes=[0-9]+ secs=[0-9.]+ mbps=[0-9.]+ cpu=[0-9.]+ ok=1"
 check "event log: run start and end" has "$pfs/.scr/log" "event=RUN_END"
 wipe_all
 check "fetch: every cache wiped, the rerun restarts at step 8" \

@@ -31,6 +31,17 @@ static inline double bench_slowest(double t)
 }
 
 /* cp SRC DST, then fsync DST: the baseline for flush and fetch */
+/* drop path's pages from the page cache (clean pages: a flushed file's),
+ * so a copy of it reads the storage, as a restart on other nodes would */
+static inline void bench_evict(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return;
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+}
+
 static inline void bench_cp_fsync(int rank, const char *src, const char *dst)
 {
     pid_t pid = fork();

@@ -24,7 +24,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef BENCH_HAVE_ISAL
 #include <isa-l/crc.h>
@@ -36,7 +35,6 @@
 
 typedef struct {
     char src[512], dst[512];
-    size_t len;
     pthread_t thread;
     int running;
     double secs;  /* the last copy's */
@@ -56,31 +54,16 @@ static inline void bare_flush_setup(bare_flush_t *f, const char *cache, int rank
 {
     snprintf(f->src, sizeof(f->src), "%s/bare.%d.fsrc", cache, rank);
     snprintf(f->dst, sizeof(f->dst), "bare.%d.flush", rank);
-    f->len = len;
     f->running = 0;
-    int fd = open(f->src, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    size_t done = 0;
-    while (fd >= 0 && done < len) {
-        ssize_t n = write(fd, buf + done, len - done);
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    if (fd < 0 || done < len || close(fd) < 0)
+    FILE *fp = fopen(f->src, "w");
+    if (!fp || fwrite(buf, 1, len, fp) != len || fclose(fp) != 0)
         bare_flush_die("write", f->src);
-}
-
-static inline double bare_flush_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static inline void *bare_flush_run(void *arg)
 {
     bare_flush_t *f = arg;
-    double t0 = bench_now(), c0 = bare_flush_cpu_now();
+    double t0 = bench_now(), c0 = bench_thread_cpu();
     unsigned char *b = aligned_alloc(4096, BARE_FLUSH_BLOCK);
     int in = open(f->src, O_RDONLY);
     int out = open(f->dst, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0600);
@@ -108,7 +91,7 @@ static inline void *bare_flush_run(void *arg)
     free(b);
     f->crc ^= crc;
     f->secs = bench_now() - t0;
-    f->cpu = bare_flush_cpu_now() - c0;
+    f->cpu = bench_thread_cpu() - c0;
     return NULL;
 }
 

@@ -22,6 +22,15 @@ static inline double bench_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* the calling thread's CPU time, which a rank sharing its CPU does not see
+ * pass while another process runs */
+static inline double bench_thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* the slowest rank's time for a collective step */
 static inline double bench_slowest(double t)
 {
@@ -30,7 +39,6 @@ static inline double bench_slowest(double t)
     return m;
 }
 
-/* cp SRC DST, then fsync DST: the baseline for flush and fetch */
 /* drop path's pages from the page cache (clean pages: a flushed file's),
  * so a copy of it reads the storage, as a restart on other nodes would */
 static inline void bench_evict(const char *path)
@@ -42,6 +50,7 @@ static inline void bench_evict(const char *path)
     close(fd);
 }
 
+/* cp SRC DST, then fsync DST: the baseline for flush and fetch */
 static inline void bench_cp_fsync(int rank, const char *src, const char *dst)
 {
     pid_t pid = fork();

@@ -203,15 +203,6 @@ static int bg_values(const char *event, const char *key, double *v, int max)
     return n;
 }
 
-/* thread CPU time, which a rank sharing its CPU does not see pass while
- * another process runs */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* the application's work: a loop of n steps the compiler cannot drop */
 static double spin(long n)
 {
@@ -228,8 +219,8 @@ static double spin_per_ms(void)
     long n = 0, chunk = 100000;
     if (rate > 0)
         return rate;
-    double t0 = cpu_now(), t;
-    while ((t = cpu_now() - t0) < 0.05) {
+    double t0 = bench_thread_cpu(), t;
+    while ((t = bench_thread_cpu() - t0) < 0.05) {
         spin(chunk);
         n += chunk;
     }

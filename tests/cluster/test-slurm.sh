@@ -6,6 +6,8 @@
 # launched by srun --mpi=pmix), jobs submitted as an unprivileged user.
 #
 #  (e) sbatch --help lists --scr; without --scr=on the plugin does nothing
+#  (p) PMIx fences of a job hold every rank across nodes (fence-check.c;
+#      the cluster sets PMIxCollFence=ring, slurmcluster)
 #  (c) a node whose cache is unusable fails the prolog and is drained, reason
 #      "scr: ..."
 #  (b) a job cancelled after an unflushed checkpoint: the epilogs scavenge it,
@@ -76,6 +78,23 @@ j=$(submit --scr=on -N1 -w node1 -o env.out env.sh)
 wait_job "$j"
 check "(e) with --scr=on a step sees SCR_ENABLE, the cache base and the prefix" \
 	test "$(tr '\n' ' ' <"$work/env.out")" = "1 /dev/shm $work "
+
+fi
+# ---- (p) the cluster's PMIx fences hold every rank (fence-check.c)
+if want p; then
+cc -Wall -Werror -o "$base/fence-check" "$cdir/fence-check.c" $(pkg-config --cflags --libs pmix) ||
+	echo "not ok - cannot build fence-check.c"
+script fence.sh "srun --mpi=pmix -N4 -n4 $base/fence-check 1"
+j=$(submit -N4 -w 'node[1-4]' -o fence.out fence.sh)
+wait_job "$j"
+sed 's/^/# /' "$work/fence.out"
+# held KIND: each rank left the fence of KIND after rank 0 (1 s late) came in
+held() {
+	awk -v k="$1" '$1 == "fence" && $2 == k { n++; if ($4 == 0) t0 = $6; out[$4] = $8 }
+		END { if (n != 4 || t0 == "") exit 1; for (r in out) if (out[r] < t0) exit 1 }' "$work/fence.out"
+}
+check "(p) a fence without data (MPI_Init's last) holds every rank until rank 0 comes" held nodata
+check "(p) a fence with data (MPI_Init's modex) holds every rank until rank 0 comes" held data
 
 fi
 # ---- (g) job_submit/scr at submission
@@ -308,12 +327,12 @@ fi
 # ---- (a) scr run relaunches without a lost node, on the spare
 if want a; then
 rm -rf "$work/.scr" "$work"/scr.dataset.* "$work/ckpt"
-# A run may also die on its own at MPI_Init under the sanitized slurmstepd:
-# a rank gets an MPI message before its PML registered the callbacks (NULL
-# callback for btl/tcp tag 0x41), as peers left MPI_Init's closing PMIx fence
-# early (Open MPI 4.1 with Slurm 22.05's mpi/pmix; open-mpi/ompi#12495 saw
-# it with Slurm 23.11).  srun --kill-on-bad-exit=1 (scr run's) ends that
-# run, scr run relaunches, and a fourth run is allowed for it.
+# A run could also die on its own at MPI_Init: a rank got an MPI message
+# before its PML registered the callbacks (NULL callback for btl/tcp tag
+# 0x41), as peers left MPI_Init's closing PMIx fence early (Slurm 22.05's
+# tree fence was no barrier; the cluster's PMIxCollFence=ring is, case (p)).
+# srun --kill-on-bad-exit=1 (scr run's) ends such a run, scr run
+# relaunches, and a fourth run is allowed for it.
 # A relaunch after the node's death may also stall in Slurm's mpi/pmix wire-up
 # (slurmstepd: "pmixp_p2p_send: ... exceeded the retry limit"; the soak saw it
 # in 2 of 24 relaunches on a spare under load, docs/soak.md): its fence

@@ -234,7 +234,8 @@ static int lifecycle_try(const jobopts_t *o, const char *cntldir, const trees_t 
                     .host = o->host,
                     .id = *id,
                     .trees = (const char *const *)t->dirs,
-                    .ntrees = t->ncache};
+                    .ntrees = t->ncache,
+                    .direct = jobrec_read_direct(cntldir)};
     /* each error is logged where it happens: a mark's lookup of a file not
      * yet there leaves a message in err that is no error */
     if (*id >= 0 && scavenge_own(&s, &err) < 0)

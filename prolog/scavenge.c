@@ -189,7 +189,11 @@ static int scavenge_file(scavenge_t *s, const char *dsetdir, const char *root,
     int rc = 0;
     uint32_t crc = 0, want;
     uint64_t size = 0;
-    io_copy_t o = {.src = src, .dst = d.shown, .progress = scavenge_progress, .arg = s};
+    io_copy_t o = {.src = src,
+                   .dst = d.shown,
+                   .progress = scavenge_progress,
+                   .arg = s,
+                   .direct = s->direct};
     int64_t n = io_copy_fd(in, d.fd, &o, &crc, err);
     close(in);
     if (n < 0)

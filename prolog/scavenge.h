@@ -36,6 +36,7 @@ typedef struct {
     int files, failed;   /* files copied, files that could not be */
     unsigned long long bytes;
     int partner_ranks; /* ranks this node holds partner copies of */
+    int direct;        /* write past the prefix's page cache (jobrec_read_direct) */
     /* the job's cache directories, <store>/<user>/scr.<jobid> of every store
      * it used: a dataset's files are read only inside one of them, and no
      * link below it is followed (NULL: the dataset's own directory) */

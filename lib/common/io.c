@@ -158,24 +158,39 @@ static int io_direct_set(int out, int on)
     return on;
 }
 
-/* write block n at off: through O_DIRECT while *direct holds (a file
- * system may take the flag and still refuse the write: EINVAL, then the
- * block goes again through the page cache, as every later one does) */
+/* write n bytes at off through O_DIRECT; a file system may take the flag
+ * and still refuse the write (EINVAL): then through the page cache, as
+ * every later block goes (*direct cleared) */
+static int io_pwrite_direct(int out, const unsigned char *buf, size_t n, int64_t off,
+                            int *direct)
+{
+    if (io_pwrite_full(out, buf, n, off) == 0)
+        return 0;
+    if (errno != EINVAL)
+        return -1;
+    *direct = io_direct_set(out, 0);
+    return *direct ? -1 : io_pwrite_full(out, buf, n, off);
+}
+
+/* write block n at off: its whole pages through O_DIRECT while *direct
+ * holds, the tail of a short last block (a file's last page) through the
+ * page cache, as everything after it */
 static int io_write_block(int out, const unsigned char *buf, size_t n, int64_t off,
                           int *direct)
 {
     if (!*direct)
         return io_write_full(out, buf, n);
-    if (n % IO_DIRECT_ALIGN)
-        *direct = io_direct_set(out, 0); /* the short last block */
-    if (*direct && io_pwrite_full(out, buf, n, off) == 0)
-        return 0;
-    if (!*direct || errno == EINVAL) {
-        *direct = io_direct_set(out, 0);
-        if (!*direct && io_pwrite_full(out, buf, n, off) == 0)
-            return lseek(out, off + (off_t)n, SEEK_SET) < 0 ? -1 : 0;
-    }
-    return -1;
+    size_t whole = n - n % IO_DIRECT_ALIGN;
+    if (whole && io_pwrite_direct(out, buf, whole, off, direct) < 0)
+        return -1;
+    if (whole < n &&
+        ((*direct = io_direct_set(out, 0)) ||
+         io_pwrite_full(out, buf + whole, n - whole, off + (int64_t)whole) < 0))
+        return -1;
+    /* buffered from here on: later writes go on where this block ends */
+    if (!*direct && lseek(out, off + (off_t)n, SEEK_SET) < 0)
+        return -1;
+    return 0;
 }
 
 /* write the blocks the reader hands over; the worker reads block i+1

@@ -153,8 +153,8 @@ static const param_info_t table[] = {
     {"SCR_FLUSH_ASYNC_PERCENT", "0", 0, NULL,
      "background flush CPU limit (percent, 0: none)"},
     {"SCR_FLUSH_DIRECT", "1", 0, NULL,
-     "1: flush with O_DIRECT writes where the prefix takes them (no copy into its page "
-     "cache); 0: through the page cache"},
+     "1: flush (and the epilog's scavenge, FTI staging) with O_DIRECT writes where the "
+     "prefix takes them (no copy into its page cache); 0: through the page cache"},
     {"SCR_CRC_ON_FLUSH", "1", 0, NULL,
      "check every file against its CRC32 during flush and fetch"},
     {"SCR_FETCH", "1", 0, NULL,

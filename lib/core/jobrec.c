@@ -24,7 +24,7 @@ static kvtree_t *jobrec_old_stores(const char *path)
     return stores ? stores : kvtree_new();
 }
 
-int jobrec_write(const char *cntldir, const char *prefix, const char *nodes,
+int jobrec_write(const char *cntldir, const char *prefix, const char *nodes, int direct,
                  scr_error_t *err)
 {
     char path[4200];
@@ -33,6 +33,8 @@ int jobrec_write(const char *cntldir, const char *prefix, const char *nodes,
     kvtree_util_set_str(t, "PREFIX", prefix);
     if (nodes && *nodes)
         kvtree_util_set_str(t, "NODES", nodes);
+    if (!direct)
+        kvtree_util_set_int(t, "FLUSH_DIRECT", 0);
     kvtree_t *stores = jobrec_old_stores(path);
     if (kvtree_size(stores) > 0)
         kvtree_set(t, "STORE", stores);
@@ -87,6 +89,19 @@ int jobrec_read(const char *cntldir, char *prefix, size_t len, nodelist_t **node
     }
     kvtree_delete(&t);
     return rc;
+}
+
+int jobrec_read_direct(const char *cntldir)
+{
+    char path[4200];
+    jobrec_path(cntldir, path, sizeof(path));
+    kvtree_t *t = kvtree_new();
+    int direct = 1;
+    if (kvtree_read_file(path, t, NULL) == 0 &&
+        kvtree_util_get_int(t, "FLUSH_DIRECT", &direct) != 0)
+        direct = 1;
+    kvtree_delete(&t);
+    return direct != 0;
 }
 
 int jobrec_add_stores(const char *cntldir, const char *const *bases, int n,

@@ -5,6 +5,9 @@
  *
  *   <cntl_dir>/job.scrinfo    PREFIX <the prefix the run used>
  *                             NODES  <the run's nodes, compressed host list>
+ *                             FLUSH_DIRECT 0  (only when the run set
+ *                                    SCR_FLUSH_DIRECT=0: the scavenge then
+ *                                    writes through the page cache too)
  *                             STORE  <base> ... every store (cache base) a
  *                                    run of the job used on this node
  *
@@ -28,8 +31,9 @@
 
 #define JOBREC_FILE "job.scrinfo"
 
-/* record prefix and nodes, keeping the stores already recorded */
-int jobrec_write(const char *cntldir, const char *prefix, const char *nodes,
+/* record prefix, nodes and the run's SCR_FLUSH_DIRECT, keeping the stores
+ * already recorded */
+int jobrec_write(const char *cntldir, const char *prefix, const char *nodes, int direct,
                  scr_error_t *err);
 /* add the n store bases (absolute directories) to the record */
 int jobrec_add_stores(const char *cntldir, const char *const *bases, int n,
@@ -40,6 +44,10 @@ int jobrec_add_stores(const char *cntldir, const char *const *bases, int n,
  * record or one whose prefix is not an absolute, normal directory name */
 int jobrec_read(const char *cntldir, char *prefix, size_t len, nodelist_t **nodes,
                 scr_error_t *err);
+
+/* 0 if the newest run set SCR_FLUSH_DIRECT=0, else 1 (also without a
+ * record: the scavenge copies past the prefix's page cache as flushes do) */
+int jobrec_read_direct(const char *cntldir);
 
 /* The recorded stores: *bases (malloc'd, free with jobrec_free_stores) gets
  * them; returns how many (0 without a record), or -1 with err for a damaged

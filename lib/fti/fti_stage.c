@@ -22,6 +22,7 @@
 #include "fti.h"
 #include "fti_priv.h"
 #include "io.h"
+#include "scr.h"
 #include "log.h"
 #include "mem.h"
 
@@ -41,6 +42,7 @@ static struct {
     request_t *head, *tail;
     pthread_t thread;
     int running, stop;
+    int direct; /* SCR_FLUSH_DIRECT, read when the thread starts */
     char dir[SCR_PATH_MAX];
 } stage = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
 
@@ -112,7 +114,9 @@ static void stage_set(int id, int status)
 static void stage_copy(const request_t *r)
 {
     scr_error_t err = {""};
-    io_copy_t o = {.bufsize = (size_t)fti_config()->transfer_size << 20, .serial = 1};
+    io_copy_t o = {.bufsize = (size_t)fti_config()->transfer_size << 20,
+                   .serial = 1,
+                   .direct = stage.direct};
     errno = 0;
     int ok = io_copy_file(r->lpath, r->rpath, &o, NULL, &err) >= 0;
     if (ok && unlink(r->lpath) < 0)
@@ -164,8 +168,14 @@ static int stage_queue(int id, const char *lpath, const char *rpath)
         log_err("FTI_SendFile: out of memory");
         return -1;
     }
+    /* a file staged out is not read here again: past the page cache, as
+     * SCR's flushes go unless the run set SCR_FLUSH_DIRECT=0 */
+    char *direct = (char *)SCR_Config("SCR_FLUSH_DIRECT");
     pthread_mutex_lock(&stage.lock);
     int rc = 0;
+    if (!stage.running)
+        stage.direct = !direct || atoi(direct) != 0;
+    free(direct);
     if (!stage.running &&
         (rc = pthread_create(&stage.thread, NULL, stage_main, NULL)) == 0)
         stage.running = 1;

@@ -189,7 +189,8 @@ static void init_jobrec(scr_ctx_t *ctx)
     char *nodes = init_run_nodes(ctx);
     scr_error_t err;
     if (ctx->topo.local_rank == 0 &&
-        jobrec_write(ctx->cntl_dir, ctx->prefix, nodes, &err) < 0)
+        jobrec_write(ctx->cntl_dir, ctx->prefix, nodes,
+                     config_get_int(ctx->cfg, "SCR_FLUSH_DIRECT", 1), &err) < 0)
         log_warn("the job epilog may not find prefix %s: %s", ctx->prefix, err.text);
     free(nodes);
     /* and every store, so the epilog cleans the ones a config file named */

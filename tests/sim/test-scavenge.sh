@@ -129,6 +129,22 @@ check "PARTNER: and no others (their nodes' records list them)" hasnt "$out/epil
 check "PARTNER: the dataset is complete without a rebuild" has "$pfs/.scr/log" 'event=INDEX .*missing=0 rebuilt=0 .*ok=1'
 check "PARTNER: every rank left to the node that copied it" has "$pfs/.scr/log" 'event=INDEX .*left=8 ok=1'
 check "PARTNER: every file at its own path, the partner copies too" own_paths
+# resident FILES...: "R T", the files' pages in the page cache and in all
+resident() { fincore -n -r -b -o PAGES,SIZE "$@" | awk '{ r += $1; t += int(($2 + 4095) / 4096) } END { print r + 0, t + 0 }'; }
+# past_cache MAX: the placed files of step 6 have at most MAX pages cached
+# (the scavenge wrote their whole pages with O_DIRECT, SCR_FLUSH_DIRECT)
+past_cache() {
+	local rt
+	rt=$(resident "$pfs"/ckpt/rank_*_f*.dat)
+	echo "# step 6 on the prefix: ${rt% *} of ${rt#* } pages in the page cache"
+	[ "${rt% *}" -le "$1" ]
+}
+if [ "$(stat -f -c %T "$pfs")" = tmpfs ]; then
+	echo "ok - # SKIP the prefix is on tmpfs, whose page cache is the file"
+else
+	# 12 files of 300000 bytes: only each one's short last page went buffered
+	check "PARTNER: the scavenge wrote past the prefix's page cache" past_cache 12
+fi
 check "PARTNER: a new job restarts from the prefix" restart_from_prefix
 check "PARTNER: every byte verified" has "$out/restart" 'restarted from step.6, every byte verified'
 
@@ -146,12 +162,16 @@ spoil_newest() { # NODE: flip a byte of each of its ranks' files of the newest d
 	[ "$n" -gt 0 ]
 }
 sim_setup 5
-SIM_ENV=(-x SCR_COPY_TYPE=PARTNER -x SCR_FLUSH=0)
+# (and the run asks for buffered writes: the scavenge follows it, jobrec.h)
+SIM_ENV=(-x SCR_COPY_TYPE=PARTNER -x SCR_FLUSH=0 -x SCR_FLUSH_DIRECT=0)
 check "spoilt: the job checkpoints to step 6" \
 	sim_run "$out/run" "$ALL" "$ex" --steps 6 --files 2 --size 300000
 check "spoilt: node1's cached files of step 6 changed after they completed" spoil_newest node1
 down=""
 epilog node1 node2 node3 node4
+rt=$(resident "$pfs"/ckpt/rank_*_f*.dat)
+check "spoilt: with SCR_FLUSH_DIRECT=0 the scavenge wrote through the page cache (${rt% *} of ${rt#* })" \
+	test "${rt% *}" -ge $((${rt#* } / 2))
 check "spoilt: node1 cannot copy them" has "$out/epilogs" 'scavenge of rank [01]: .*CRC32'
 check "spoilt: the partner copies of node1's ranks are copied instead" \
 	has "$out/epilogs" "rank [01]'s own node did not copy it"

@@ -220,17 +220,21 @@ static void test_copy_direct(void)
     free(block);
     if (probe >= 0)
         close(probe);
-    size_t sizes[2] = {6 * 8192, 6 * 8192 + 5};
-    for (int i = 0; i < 2; i++) {
+    /* whole blocks; a short last block of 5 bytes; a file shorter than
+     * one block (1 MiB, the default), whose whole pages still go direct */
+    size_t sizes[3] = {6 * 8192, 6 * 8192 + 5, 6 * 8192 + 5}, bs[3] = {8192, 8192, 1 << 20};
+    for (int i = 0; i < 3; i++) {
         tu_write(part, data, sizes[i]);
         int whole = (int)(sizes[i] / 4096), res = -1;
-        ok(copy_direct(part, dst, data, sizes[i], 8192, 1, &res) == 0,
-           "direct, %zu bytes: identical, CRC32 right, descriptor buffered at the end",
-           sizes[i]);
+        ok(copy_direct(part, dst, data, sizes[i], bs[i], 1, &res) == 0,
+           "direct, %zu bytes in %zu-byte blocks: identical, CRC32 right, descriptor "
+           "buffered at the end",
+           sizes[i], bs[i]);
         if (takes)
             ok(res == (int)((sizes[i] + 4095) / 4096) - whole,
-               "direct, %zu bytes: only the short last page in the page cache (%d)",
-               sizes[i], res);
+               "direct, %zu bytes in %zu-byte blocks: only the short last page in the "
+               "page cache (%d)",
+               sizes[i], bs[i], res);
         else
             ok(1, "# SKIP %s takes no O_DIRECT, or keeps files in memory", dir);
     }

@@ -68,11 +68,11 @@ static void test_stores(const char *dir)
     scr_error_t err = {""};
     const char *first[] = {"/dev/shm", "/tmp/ssd"}, *second[] = {"/dev/shm", "/nvme"};
     ok(stores_are(dir, ""), "no stores recorded: none");
-    ok(jobrec_write(dir, "/p", NULL, &err) == 0 &&
+    ok(jobrec_write(dir, "/p", NULL, 1, &err) == 0 &&
            jobrec_add_stores(dir, first, 2, &err) == 0 &&
            stores_are(dir, "/dev/shm /tmp/ssd"),
        "a run's stores are recorded");
-    ok(jobrec_write(dir, "/q", "node1", &err) == 0 && reads(dir, "/q", "node1") &&
+    ok(jobrec_write(dir, "/q", "node1", 1, &err) == 0 && reads(dir, "/q", "node1") &&
            stores_are(dir, "/dev/shm /tmp/ssd"),
        "a later run's record keeps them");
     ok(jobrec_add_stores(dir, second, 2, &err) == 0 &&
@@ -85,17 +85,35 @@ static void test_stores(const char *dir)
        "a store that is not a reduced absolute directory is refused, named");
 }
 
+/* the run's SCR_FLUSH_DIRECT for the scavenge: 1 unless a run turned it off */
+static void test_direct(const char *dir)
+{
+    scr_error_t err = {""};
+    ok(jobrec_read_direct(dir) == 1, "no record: the scavenge writes direct");
+    ok(jobrec_write(dir, "/p", NULL, 0, &err) == 0 && jobrec_read_direct(dir) == 0 &&
+           reads(dir, "/p", NULL),
+       "a run with SCR_FLUSH_DIRECT=0 records it, and the record still reads");
+    ok(jobrec_write(dir, "/p", NULL, 1, &err) == 0 && jobrec_read_direct(dir) == 1,
+       "the newest run's setting wins");
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/%s", dir, JOBREC_FILE);
+    ok(tu_write(path, "garbage", 7) == 0 && jobrec_read_direct(dir) == 1,
+       "a damaged record: direct, as without one");
+    unlink(path);
+}
+
 int main(void)
 {
     char *dir = tu_tmpdir();
     char path[4200], buf[64];
     scr_error_t err;
     ok(jobrec_read(dir, buf, sizeof(buf), NULL, &err) == 0, "no record: 0");
-    ok(jobrec_write(dir, "/p/lustre/run1", "node[1-2,4]", &err) == 0, "write");
+    ok(jobrec_write(dir, "/p/lustre/run1", "node[1-2,4]", 1, &err) == 0, "write");
     ok(reads(dir, "/p/lustre/run1", "node[1-2,4]"), "read back prefix and nodes");
-    ok(jobrec_write(dir, "/p/other", NULL, &err) == 0 && reads(dir, "/p/other", NULL),
+    ok(jobrec_write(dir, "/p/other", NULL, 1, &err) == 0 && reads(dir, "/p/other", NULL),
        "the newest run wins; no nodes recorded");
-    ok(jobrec_write(dir, "/a/very/long/prefix/name/that/does/not/fit", NULL, &err) == 0 &&
+    ok(jobrec_write(dir, "/a/very/long/prefix/name/that/does/not/fit", NULL, 1, &err) ==
+               0 &&
            jobrec_read(dir, buf, 16, NULL, &err) == -1 && strstr(err.text, "too long"),
        "a prefix longer than the buffer is an error");
     ok(refuses(dir, "relative/dir", NULL, "not an absolute, reduced directory"),
@@ -112,17 +130,19 @@ int main(void)
     unlink(path);
     char target[4200];
     snprintf(target, sizeof(target), "%s/elsewhere", dir);
-    jobrec_write(dir, "/p", NULL, &err);
+    jobrec_write(dir, "/p", NULL, 1, &err);
     rename(path, target);
     ok(symlink(target, path) == 0 &&
            jobrec_read(dir, buf, sizeof(buf), NULL, &err) == -1 &&
            strstr(err.text, "symbolic link"),
        "a planted symlink is not followed");
-    ok(jobrec_write("/nonexistent/dir", "/p", NULL, &err) == -1 &&
+    ok(jobrec_write("/nonexistent/dir", "/p", NULL, 1, &err) == -1 &&
            strstr(err.text, "/nonexistent/dir"),
        "an unwritable control directory is an error naming it");
     unlink(path);
     test_stores(dir);
+    unlink(path);
+    test_direct(dir);
     tu_rmrf(dir);
     free(dir);
     return done_testing();

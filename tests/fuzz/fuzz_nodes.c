@@ -24,7 +24,7 @@ static void jobrec_round_trip(const char *prefix, const nodelist_t *nodes)
     char *list = nodes ? nodelist_compress(nodes) : NULL;
     fuzz_path("cntl2", cntl2, sizeof(cntl2));
     fuzz_write("cntl2/.keep", (const uint8_t *)"", 0);
-    if (jobrec_write(cntl2, prefix, list, NULL) < 0 ||
+    if (jobrec_write(cntl2, prefix, list, 1, NULL) < 0 ||
         jobrec_read(cntl2, back, sizeof(back), &again, NULL) != 1 ||
         strcmp(back, prefix) != 0)
         fuzz_fail("job record of prefix %s does not write and read back", prefix);

@@ -158,37 +158,37 @@ static int io_direct_set(int out, int on)
     return on;
 }
 
-/* write n bytes at off through O_DIRECT; a file system may take the flag
- * and still refuse the write (EINVAL): then through the page cache, as
- * every later block goes (*direct cleared) */
-static int io_pwrite_direct(int out, const unsigned char *buf, size_t n, int64_t off,
-                            int *direct)
+/* write n bytes, which begin at off, through O_DIRECT at the file's
+ * position (as a buffered copy writes: a write that tore lands as a short
+ * file, which a size check finds, not as a hole); a file system may take
+ * the flag and still refuse the write (EINVAL): then through the page
+ * cache, as every later block goes (*direct cleared) */
+static int io_write_direct(int out, const unsigned char *buf, size_t n, int64_t off,
+                           int *direct)
 {
-    if (io_pwrite_full(out, buf, n, off) == 0)
+    if (io_write_full(out, buf, n) == 0)
         return 0;
     if (errno != EINVAL)
         return -1;
     *direct = io_direct_set(out, 0);
-    return *direct ? -1 : io_pwrite_full(out, buf, n, off);
+    if (*direct || lseek(out, off, SEEK_SET) < 0)
+        return -1;
+    return io_write_full(out, buf, n);
 }
 
-/* write block n at off: its whole pages through O_DIRECT while *direct
- * holds, the tail of a short last block (a file's last page) through the
- * page cache, as everything after it */
+/* write block n, which begins at off: its whole pages through O_DIRECT
+ * while *direct holds, the tail of a short last block (a file's last page)
+ * through the page cache, as everything after it */
 static int io_write_block(int out, const unsigned char *buf, size_t n, int64_t off,
                           int *direct)
 {
     if (!*direct)
         return io_write_full(out, buf, n);
     size_t whole = n - n % IO_DIRECT_ALIGN;
-    if (whole && io_pwrite_direct(out, buf, whole, off, direct) < 0)
+    if (whole && io_write_direct(out, buf, whole, off, direct) < 0)
         return -1;
-    if (whole < n &&
-        ((*direct = io_direct_set(out, 0)) ||
-         io_pwrite_full(out, buf + whole, n - whole, off + (int64_t)whole) < 0))
-        return -1;
-    /* buffered from here on: later writes go on where this block ends */
-    if (!*direct && lseek(out, off + (off_t)n, SEEK_SET) < 0)
+    if (whole < n && ((*direct = io_direct_set(out, 0)) ||
+                      io_write_full(out, buf + whole, n - whole) < 0))
         return -1;
     return 0;
 }
@@ -221,8 +221,8 @@ static int io_copy_blocks(worker_t *w, io_reader_t *rd, unsigned char *bufs[2], 
     }
     if (rd->n < 0)
         rc = errprintf(err, "read %s: %s", o->src, strerror(rd->errnum));
-    /* the caller's later writes are its own, at the end of the copy */
-    if (direct && (io_direct_set(out, 0) || lseek(out, *total, SEEK_SET) < 0) && !rc)
+    /* the caller's later writes are its own, buffered */
+    if (direct && io_direct_set(out, 0) && !rc)
         rc = errprintf(err, "write %s: %s", o->dst, strerror(errno));
     return rc;
 }

@@ -287,10 +287,10 @@ static void bitflip(void)
     say("bitflip: %d flipped a bit (rank %d); again: %d\n", sum[0], at, sum[1]);
 }
 
-/* a small file at path; 1 if written */
+/* a file at path of five pages and a bit (an output file is larger than a
+ * page), its first line "rank R"; 1 if written */
 static int write_note(const char *path)
 {
-    /* five pages and a bit, as an output file is larger than a page */
     FILE *f = fopen(path, "w");
     int ok = f && fprintf(f, "rank %d\n", app.rank) > 0;
     for (int i = 0; ok && i < 320; i++)

@@ -96,10 +96,9 @@ int jobrec_read_direct(const char *cntldir)
     char path[4200];
     jobrec_path(cntldir, path, sizeof(path));
     kvtree_t *t = kvtree_new();
-    int direct = 1;
-    if (kvtree_read_file(path, t, NULL) == 0 &&
-        kvtree_util_get_int(t, "FLUSH_DIRECT", &direct) != 0)
-        direct = 1;
+    int direct = 1; /* kept when the record or its entry is missing or bad */
+    if (kvtree_read_file(path, t, NULL) == 0)
+        kvtree_util_get_int(t, "FLUSH_DIRECT", &direct);
     kvtree_delete(&t);
     return direct != 0;
 }

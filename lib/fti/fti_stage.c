@@ -22,9 +22,9 @@
 #include "fti.h"
 #include "fti_priv.h"
 #include "io.h"
-#include "scr.h"
 #include "log.h"
 #include "mem.h"
+#include "scr.h"
 
 /* FTI's request ids: the lowest free slot */
 #define STAGE_MAX 1024
@@ -168,14 +168,15 @@ static int stage_queue(int id, const char *lpath, const char *rpath)
         log_err("FTI_SendFile: out of memory");
         return -1;
     }
-    /* a file staged out is not read here again: past the page cache, as
-     * SCR's flushes go unless the run set SCR_FLUSH_DIRECT=0 */
-    char *direct = (char *)SCR_Config("SCR_FLUSH_DIRECT");
     pthread_mutex_lock(&stage.lock);
     int rc = 0;
-    if (!stage.running)
+    if (!stage.running) {
+        /* a file staged out is not read here again: past the page cache,
+         * as SCR's flushes go unless the run set SCR_FLUSH_DIRECT=0 */
+        char *direct = (char *)SCR_Config("SCR_FLUSH_DIRECT");
         stage.direct = !direct || atoi(direct) != 0;
-    free(direct);
+        free(direct);
+    }
     if (!stage.running &&
         (rc = pthread_create(&stage.thread, NULL, stage_main, NULL)) == 0)
         stage.running = 1;

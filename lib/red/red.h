@@ -45,21 +45,6 @@ int red_partner_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir
 int red_partner_apply_some(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
                            int send, scr_error_t *err);
 
-/* One round of partner copies as a stream pair, for a caller that moves
- * other files at the same time (a rebuild, rebuild.c): begin exchanges host
- * names with the neighbours taking part (send: to the right one; lsend:
- * from the left one, which sends); the caller streams the pair with
- * xfer_pairs; end records what arrived and the CRCs of what went, and
- * returns this rank's result (0 or -1 with err), without agreeing on it:
- * *sent, *got (when not NULL) say how each direction did (xfer_pair_t). */
-typedef struct red_partner_copy red_partner_copy_t;
-red_partner_copy_t *red_partner_copy_begin(scr_ctx_t *ctx, const reddesc_t *rd, int id,
-                                           const char *dsetdir, int background, int send,
-                                           int lsend);
-struct xfer_pair;
-struct xfer_pair *red_partner_copy_pair(red_partner_copy_t *pc);
-int red_partner_copy_end(red_partner_copy_t *pc, int *sent, int *got, scr_error_t *err);
-
 /* every process of comm agrees: 1 if ok on all */
 int red_all(MPI_Comm comm, int ok);
 

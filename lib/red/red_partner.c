@@ -54,100 +54,44 @@ static int partner_record(const kvtree_t *recv, const char *dir, void *arg,
     return pr->complete ? 0 : filemap_write(pr->ctx->filemap_path, pr->ctx->filemap, err);
 }
 
-/* one rank's part in a round of partner copies: what it sends to its
- * right neighbour, what it takes from its left one, as one stream pair */
-struct red_partner_copy {
-    scr_ctx_t *ctx;
-    int id, send, lsend;
-    char dir[4200];
-    char lhost[sizeof(((scr_ctx_t *)0)->topo.hostname)];
-    kvtree_t *list, *recv;
-    xfer_opts_t opt;
-    partner_rec_t pr;
-    xfer_pair_t pair;
-};
-
-red_partner_copy_t *red_partner_copy_begin(scr_ctx_t *ctx, const reddesc_t *rd, int id,
-                                           const char *dsetdir, int background, int send,
-                                           int lsend)
+/* Copy this rank's files to its right neighbour if send, and take its
+ * left neighbour's if lsend (that neighbour's send) */
+static int partner_copy(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
+                        int background, int send, int lsend, scr_error_t *err)
 {
-    red_partner_copy_t *pc = calloc(1, sizeof(*pc));
-    if (!pc)
-        MPI_Abort(ctx->comm, 1);
     int n = rd->set_size;
     int right = (rd->set_rank + 1) % n, left = (rd->set_rank + n - 1) % n;
     int owner = rd->members[left];
-    pc->ctx = ctx;
-    pc->id = id;
-    pc->send = send;
-    pc->lsend = lsend;
-    snprintf(pc->dir, sizeof(pc->dir), "%s/.partner.%d", dsetdir, owner);
-    pc->list = red_user_files(ctx->filemap, id, ctx->rank);
-    pc->recv = kvtree_new();
-    MPI_Sendrecv(ctx->topo.hostname, (int)sizeof(pc->lhost), MPI_CHAR,
-                 send ? right : MPI_PROC_NULL, 0, pc->lhost, (int)sizeof(pc->lhost),
-                 MPI_CHAR, lsend ? left : MPI_PROC_NULL, 0, rd->comm, MPI_STATUS_IGNORE);
-    pc->lhost[sizeof(pc->lhost) - 1] = '\0';
-    pc->pr = (partner_rec_t){ctx, id, owner, pc->lhost, 0};
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s/.partner.%d", dsetdir, owner);
+    kvtree_t *list = red_user_files(ctx->filemap, id, ctx->rank), *recv = kvtree_new();
+    char lhost[sizeof(ctx->topo.hostname)] = "";
+    MPI_Sendrecv(ctx->topo.hostname, (int)sizeof(lhost), MPI_CHAR,
+                 send ? right : MPI_PROC_NULL, 0, lhost, (int)sizeof(lhost), MPI_CHAR,
+                 lsend ? left : MPI_PROC_NULL, 0, rd->comm, MPI_STATUS_IGNORE);
+    lhost[sizeof(lhost) - 1] = '\0';
+    partner_rec_t pr = {ctx, id, owner, lhost, 0};
     /* While the application waits, mappings and large messages save a
      * copy on each side (bench/README.md).  Beside it (asynchronous
      * redundancy) nobody waits, and each unmapping would interrupt the
      * application's threads on the other cores (a TLB shootdown); the
      * asynchronous checkpoint measured no better with them (0.253 s against
      * 0.219 s without, within this machine's noise). */
-    pc->opt = (xfer_opts_t){background ? ctx->buf_size : XFER_SYNC_PIECE(ctx->buf_size),
-                            "partner", ctx->pool, ctx->copy_map && !background, 0};
-    pc->pair = (xfer_pair_t){.comm = rd->comm,
-                             .dest = send ? right : MPI_PROC_NULL,
-                             .send = pc->list,
-                             .src = lsend ? left : MPI_PROC_NULL,
-                             .recv_dir = pc->dir,
-                             .recv = pc->recv,
-                             .opt = &pc->opt,
-                             .hook = partner_record,
-                             .arg = &pc->pr};
-    return pc;
-}
-
-xfer_pair_t *red_partner_copy_pair(red_partner_copy_t *pc)
-{
-    return &pc->pair;
-}
-
-int red_partner_copy_end(red_partner_copy_t *pc, int *sent, int *got, scr_error_t *err)
-{
-    xfer_pair_t *p = &pc->pair;
-    if (p->rc == 0)
-        fault_point("partner.copied", pc->ctx->rank); /* checked, not recorded */
-    if (pc->lsend && p->got) {
-        pc->pr.complete = 1;
-        partner_record(pc->recv, pc->dir, &pc->pr, NULL);
+    xfer_opts_t opt = {background ? ctx->buf_size : XFER_SYNC_PIECE(ctx->buf_size),
+                       "partner", ctx->pool, ctx->copy_map && !background, 0};
+    int rc = xfer_files(rd->comm, send ? right : MPI_PROC_NULL, list,
+                        lsend ? left : MPI_PROC_NULL, dir, recv, &opt, partner_record,
+                        &pr, err);
+    if (rc == 0) {
+        fault_point("partner.copied", ctx->rank); /* checked, not recorded */
+        pr.complete = 1;
+        if (lsend)
+            partner_record(recv, dir, &pr, NULL);
+        if (send)
+            red_record_crcs(ctx, id, list);
     }
-    if (pc->send && p->sent)
-        red_record_crcs(pc->ctx, pc->id, pc->list);
-    if (p->rc < 0 && err)
-        *err = p->err;
-    if (sent)
-        *sent = p->sent;
-    if (got)
-        *got = p->got;
-    int rc = p->rc;
-    kvtree_delete(&pc->list);
-    kvtree_delete(&pc->recv);
-    free(pc);
-    return rc;
-}
-
-/* Copy this rank's files to its right neighbour if send, and take its
- * left neighbour's if lsend (that neighbour's send) */
-static int partner_copy(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
-                        int background, int send, int lsend, scr_error_t *err)
-{
-    red_partner_copy_t *pc =
-        red_partner_copy_begin(ctx, rd, id, dsetdir, background, send, lsend);
-    xfer_pair_t *pair = red_partner_copy_pair(pc);
-    xfer_pairs(&pair, 1);
-    int rc = red_partner_copy_end(pc, NULL, NULL, err);
+    kvtree_delete(&list);
+    kvtree_delete(&recv);
     return red_all(rd->comm, rc == 0) ? 0 : -1;
 }
 

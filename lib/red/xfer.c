@@ -154,13 +154,10 @@ static int xfer_verify(kvtree_t *recv, const xfer_open_t *o, const crcseg_t *got
 typedef struct {
     MPI_Comm comm;
     int peer;
-    int tag;
-    size_t bufsize;
     const xfer_open_t *o;
     uint64_t total;
     int *ok;
     crcseg_t *crc;
-    scr_error_t *err; /* the pair's: only its first error is kept */
     char *buf[2];
     char *at[2];  /* piece k's bytes: buf[k], or inside map[k] */
     void *map[2]; /* a mapping of the file piece k is in, or NULL */
@@ -170,22 +167,6 @@ typedef struct {
     const char *stage; /* receive side: its fault points, or NULL */
     int rank;          /* in MPI_COMM_WORLD, for the fault points */
 } xfer_side_t;
-
-/* one pair's files, checksums and both sides while it streams */
-typedef struct {
-    xfer_pair_t *p;
-    xfer_open_t so, ro;
-    crcseg_t scrc, rcrc;
-    int sok, rok;
-    int dead; /* the lists did not cross: nothing more is said */
-    xfer_side_t sx, rx;
-} xfer_state_t;
-
-/* where a side's error goes: nowhere once its pair has one */
-static scr_error_t *xfer_err(const xfer_side_t *x)
-{
-    return x->err && x->err->text[0] == '\0' ? x->err : NULL;
-}
 
 /* the receiver's fault points after bytes [off, off + n) were written */
 static void xfer_fault(const xfer_side_t *r, uint64_t off, int n)
@@ -203,22 +184,19 @@ static void xfer_fault(const xfer_side_t *r, uint64_t off, int n)
     }
 }
 
-/* bytes of piece i on side x (0 past its end) */
-static int xfer_count(const xfer_side_t *x, uint64_t i)
+static int xfer_count(const xfer_side_t *x, uint64_t off, size_t bufsize)
 {
-    uint64_t off = i * x->bufsize;
-    return off < x->total
-               ? (int)(x->total - off < x->bufsize ? x->total - off : x->bufsize)
-               : 0;
+    return off < x->total ? (int)(x->total - off < bufsize ? x->total - off : bufsize)
+                          : 0;
 }
 
 /* a piece that is not mapped goes through a buffer, allocated the first
  * time one is needed: mapped transfers take no memory of their own */
-static void xfer_buffer(xfer_side_t *x, int k, int n)
+static void xfer_buffer(xfer_side_t *x, int k, int n, size_t bufsize)
 {
     if (n == 0)
         return;
-    if (!x->buf[k] && !(x->buf[k] = bigbuf_alloc(x->bufsize)))
+    if (!x->buf[k] && !(x->buf[k] = bigbuf_alloc(bufsize)))
         MPI_Abort(x->comm, 1);
     x->at[k] = x->buf[k];
 }
@@ -226,7 +204,8 @@ static void xfer_buffer(xfer_side_t *x, int k, int n)
 /* point x->at[k] at bytes [off, off + n) of the concatenation: inside a
  * mapping when they lie in one mappable file, else at the buffer (NULL for
  * an empty piece) */
-static void xfer_place(xfer_side_t *x, int k, uint64_t off, int n, int prot)
+static void xfer_place(xfer_side_t *x, int k, uint64_t off, int n, int prot,
+                       size_t bufsize)
 {
     io_concat_t c = {x->o->n, x->o->fds, x->o->names, x->o->sizes};
     x->at[k] = n && *x->ok
@@ -234,7 +213,7 @@ static void xfer_place(xfer_side_t *x, int k, uint64_t off, int n, int prot)
                                            &x->map[k], &x->mlen[k], &x->mfile[k])
                    : NULL;
     if (!x->at[k])
-        xfer_buffer(x, k, n);
+        xfer_buffer(x, k, n, bufsize);
 }
 
 static void xfer_unmap(xfer_side_t *x, int k)
@@ -244,21 +223,19 @@ static void xfer_unmap(xfer_side_t *x, int k)
     x->map[k] = NULL;
 }
 
-/* piece i (in slot k) of the receive side has arrived: checksum it, and
- * write it unless it arrived in the file's own pages */
-static void xfer_land(xfer_side_t *r, int k, uint64_t i)
+/* piece k of the receive side has arrived: checksum it, and write it
+ * unless it arrived in the file's own pages */
+static void xfer_land(xfer_side_t *r, int k, uint64_t off, int n, scr_error_t *err)
 {
     io_concat_t c = {r->o->n, r->o->fds, r->o->names, r->o->sizes};
-    int n = xfer_count(r, i);
-    uint64_t off = i * r->bufsize;
     MPI_Wait(&r->req[k], MPI_STATUS_IGNORE);
     /* a mapped piece is checksummed as it lies in the file, after landing */
     if (n && *r->ok && r->map[k] && io_landed(r->at[k], (size_t)n) < 0)
-        *r->ok = errprintf(xfer_err(r), "write %s: %s", r->o->names[r->mfile[k]],
+        *r->ok = errprintf(err, "write %s: %s", r->o->names[r->mfile[k]],
                            strerror(errno)) == 0;
     if (n && *r->ok) {
         crcseg_update(r->crc, off, r->at[k], (size_t)n);
-        if (!r->map[k] && io_write_pad_n(&c, r->buf[k], (size_t)n, off, xfer_err(r)) < 0)
+        if (!r->map[k] && io_write_pad_n(&c, r->buf[k], (size_t)n, off, err) < 0)
             *r->ok = 0;
     }
     if (n && *r->ok)
@@ -266,69 +243,50 @@ static void xfer_land(xfer_side_t *r, int k, uint64_t i)
     xfer_unmap(r, k);
 }
 
-/* piece i (slot k) of both sides of a pair: read and checksum what goes,
- * post the receive and the send */
-static void xfer_post(xfer_side_t *s, xfer_side_t *r, int k, uint64_t i)
+/* Move the bytes, checksumming both ends as they pass, with two pieces in
+ * flight so reading and writing overlap the transfer.  Both sides loop
+ * until their own totals are done.  A side whose files did not open (*ok ==
+ * 0) sends zeros or discards, so its peer is never left waiting; read and
+ * write errors clear the flags. */
+static void xfer_stream(xfer_side_t *s, xfer_side_t *r, size_t bufsize, scr_error_t *err)
 {
     io_concat_t sc = {s->o->n, s->o->fds, s->o->names, s->o->sizes};
-    int sn = xfer_count(s, i), rn = xfer_count(r, i);
-    uint64_t off = i * s->bufsize;
-    MPI_Wait(&s->req[k], MPI_STATUS_IGNORE); /* piece i-2 is out */
-    xfer_unmap(s, k);
-    xfer_place(s, k, off, sn, PROT_READ);
-    if (sn && !s->map[k] &&
-        (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, xfer_err(s)) < 0)) {
-        memset(s->buf[k], 0, (size_t)sn);
-        *s->ok = 0;
+    for (int k = 0; k < 2; k++) {
+        s->buf[k] = r->buf[k] = NULL;
+        s->req[k] = r->req[k] = MPI_REQUEST_NULL;
+        s->map[k] = r->map[k] = NULL;
     }
-    if (sn && *s->ok)
-        crcseg_update(s->crc, off, s->at[k], (size_t)sn);
-    xfer_place(r, k, i * r->bufsize, rn, PROT_READ | PROT_WRITE);
-    MPI_Irecv(r->at[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, r->tag, r->comm,
-              &r->req[k]);
-    MPI_Isend(s->at[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, s->tag, s->comm,
-              &s->req[k]);
-}
-
-/* pieces a pair streams: its longer side's */
-static uint64_t xfer_pieces(const xfer_state_t *st)
-{
-    uint64_t end = st->sx.total > st->rx.total ? st->sx.total : st->rx.total;
-    return (end + st->sx.bufsize - 1) / st->sx.bufsize;
-}
-
-/* Move the bytes of every pair at once, checksumming both ends as they
- * pass, with two pieces of each side in flight so reading and writing
- * overlap the transfers.  Each side loops until its own total is done.  A
- * side whose files did not open (*ok == 0) sends zeros or discards, so its
- * peer is never left waiting; read and write errors clear the flags. */
-static void xfer_stream(xfer_state_t *st, int n)
-{
-    uint64_t pieces = 0;
-    for (int p = 0; p < n; p++) {
-        for (int k = 0; k < 2; k++) {
-            st[p].sx.buf[k] = st[p].rx.buf[k] = NULL;
-            st[p].sx.req[k] = st[p].rx.req[k] = MPI_REQUEST_NULL;
-            st[p].sx.map[k] = st[p].rx.map[k] = NULL;
+    uint64_t off = 0, end = s->total > r->total ? s->total : r->total;
+    int i = 0;
+    for (; off < end; i++, off += bufsize) {
+        int k = i & 1, sn = xfer_count(s, off, bufsize), rn = xfer_count(r, off, bufsize);
+        MPI_Wait(&s->req[k], MPI_STATUS_IGNORE); /* piece i-2 is out */
+        xfer_unmap(s, k);
+        xfer_place(s, k, off, sn, PROT_READ, bufsize);
+        if (sn && !s->map[k] &&
+            (!*s->ok || io_read_pad_n(&sc, s->buf[k], (size_t)sn, off, err) < 0)) {
+            memset(s->buf[k], 0, (size_t)sn);
+            *s->ok = 0;
         }
-        uint64_t np = xfer_pieces(&st[p]);
-        pieces = np > pieces ? np : pieces;
+        if (sn && *s->ok)
+            crcseg_update(s->crc, off, s->at[k], (size_t)sn);
+        xfer_place(r, k, off, rn, PROT_READ | PROT_WRITE, bufsize);
+        MPI_Irecv(r->at[k], rn, MPI_BYTE, rn ? r->peer : MPI_PROC_NULL, XFER_TAG, r->comm,
+                  &r->req[k]);
+        MPI_Isend(s->at[k], sn, MPI_BYTE, sn ? s->peer : MPI_PROC_NULL, XFER_TAG, s->comm,
+                  &s->req[k]);
+        if (i > 0)
+            xfer_land(r, k ^ 1, off - bufsize, xfer_count(r, off - bufsize, bufsize),
+                      err);
     }
-    for (uint64_t i = 0; i < pieces; i++) {
-        for (int p = 0; p < n; p++)
-            xfer_post(&st[p].sx, &st[p].rx, (int)(i & 1), i);
-        for (int p = 0; i > 0 && p < n; p++)
-            xfer_land(&st[p].rx, (int)((i - 1) & 1), i - 1);
-    }
-    for (int p = 0; p < n; p++) {
-        if (pieces > 0)
-            xfer_land(&st[p].rx, (int)((pieces - 1) & 1), pieces - 1);
-        MPI_Waitall(2, st[p].sx.req, MPI_STATUSES_IGNORE);
-        for (int k = 0; k < 2; k++) {
-            xfer_unmap(&st[p].sx, k);
-            bigbuf_free(st[p].sx.buf[k]);
-            bigbuf_free(st[p].rx.buf[k]);
-        }
+    if (i > 0)
+        xfer_land(r, (i - 1) & 1, off - bufsize, xfer_count(r, off - bufsize, bufsize),
+                  err);
+    MPI_Waitall(2, s->req, MPI_STATUSES_IGNORE);
+    for (int k = 0; k < 2; k++) {
+        xfer_unmap(s, k);
+        bigbuf_free(s->buf[k]);
+        bigbuf_free(r->buf[k]);
     }
 }
 
@@ -344,125 +302,70 @@ static uint32_t *xfer_sent_crcs(int ok, const crcseg_t *c, int n)
     return w;
 }
 
-/* a pair's lists exchanged and its files opened: the state it streams with */
-static void xfer_start(xfer_pair_t *p, int k, xfer_state_t *st)
-{
-    const xfer_opts_t *opt = p->opt;
-    memset(st, 0, sizeof(*st));
-    st->p = p;
-    st->sok = st->rok = 1;
-    p->err.text[0] = '\0';
-    if (kvtree_sendrecv(p->send, p->dest, p->recv, p->src, p->comm) < 0) {
-        st->sok = st->rok = errprintf(&p->err, "cannot exchange file lists") == 0;
-        st->dead = 1;
-    }
-    if (st->sok && p->dest != MPI_PROC_NULL &&
-        xfer_open(p->send, NULL, NULL, opt->map, &st->so, &p->err) < 0)
-        st->sok = 0;
-    scr_error_t *e = st->sok ? &p->err : NULL;
-    if (st->rok && p->src != MPI_PROC_NULL && p->hook &&
-        p->hook(p->recv, p->recv_dir, p->arg, e) < 0)
-        st->rok = 0;
-    if (st->rok && p->src != MPI_PROC_NULL &&
-        xfer_open(p->recv, p->recv_dir, opt->pool, opt->map, &st->ro, e) < 0)
-        st->rok = 0;
-    if (st->sok && crcseg_init(&st->scrc, st->so.n, st->so.sizes, 0) < 0)
-        st->sok = errprintf(&p->err, "out of memory") == 0;
-    if (st->rok && crcseg_init(&st->rcrc, st->ro.n, st->ro.sizes, 0) < 0)
-        st->rok = errprintf(e, "out of memory") == 0;
-    /* both ends compute a total from the same list */
-    xfer_side_t side = {.comm = p->comm,
-                        .tag = XFER_TAG + 2 * k,
-                        .bufsize = opt->bufsize,
-                        .err = &p->err,
-                        .rank = -1};
-    st->sx = st->rx = side;
-    st->sx.peer = p->dest;
-    st->sx.o = &st->so;
-    st->sx.total = p->dest == MPI_PROC_NULL || st->dead ? 0 : filemap_sum_sizes(p->send);
-    st->sx.ok = &st->sok;
-    st->sx.crc = &st->scrc;
-    st->rx.peer = p->src;
-    st->rx.o = &st->ro;
-    st->rx.total = p->src == MPI_PROC_NULL || st->dead ? 0 : filemap_sum_sizes(p->recv);
-    st->rx.ok = &st->rok;
-    st->rx.crc = &st->rcrc;
-    st->rx.stage = opt->stage;
-    MPI_Comm_rank(MPI_COMM_WORLD, &st->rx.rank);
-}
-
-/* after the stream: tell the receiver whether what it got is real, and
- * what it was; the receiver checks it */
-static void xfer_finish(xfer_state_t *st, int k)
-{
-    xfer_pair_t *p = st->p;
-    if (st->dead) {
-        p->rc = -1;
-        p->sent = p->got = 0;
-        return;
-    }
-    int ns = p->dest == MPI_PROC_NULL ? 0 : kvtree_size(p->send);
-    int nr = p->src == MPI_PROC_NULL ? 0 : kvtree_size(p->recv);
-    uint32_t *mine = xfer_sent_crcs(st->sok, &st->scrc, ns);
-    uint32_t *theirs = calloc(2 * (size_t)nr + 1, sizeof(uint32_t));
-    if (!mine || !theirs)
-        MPI_Abort(p->comm, 1);
-    MPI_Sendrecv(mine, 2 * ns + 1, MPI_UINT32_T, p->dest, XFER_TAG + 2 * k + 1, theirs,
-                 2 * nr + 1, MPI_UINT32_T, p->src, XFER_TAG + 2 * k + 1, p->comm,
-                 MPI_STATUS_IGNORE);
-    for (int i = 0; st->sok && i < ns; i++) /* the sender learns its own CRCs */
-        if (mine[1 + 2 * i])
-            kvtree_util_set_crc32(kvtree_getf(p->send, "%d", i), "CRC", mine[2 + 2 * i]);
-    scr_error_t *e = p->err.text[0] ? NULL : &p->err;
-    if (p->src != MPI_PROC_NULL && !theirs[0] && st->rok)
-        st->rok = errprintf(e, "rank %d could not read the files it sent", p->src) == 0;
-    if (st->rok && p->src != MPI_PROC_NULL &&
-        xfer_verify(p->recv, &st->ro, &st->rcrc, theirs + 1, p->opt->reread, e) < 0)
-        st->rok = 0;
-    free(mine);
-    free(theirs);
-    crcseg_free(&st->scrc);
-    crcseg_free(&st->rcrc);
-    xfer_close(&st->so);
-    xfer_close(&st->ro);
-    p->sent = st->sok;
-    p->got = st->rok;
-    p->rc = st->sok && st->rok ? 0 : -1;
-}
-
-int xfer_pairs(xfer_pair_t **pairs, int n)
-{
-    xfer_state_t *st = calloc((size_t)n + 1, sizeof(*st));
-    if (!st)
-        MPI_Abort(n > 0 ? pairs[0]->comm : MPI_COMM_WORLD, 1);
-    for (int k = 0; k < n; k++)
-        xfer_start(pairs[k], k, &st[k]);
-    xfer_stream(st, n);
-    int rc = 0;
-    for (int k = 0; k < n; k++) {
-        xfer_finish(&st[k], k);
-        rc |= pairs[k]->rc;
-    }
-    free(st);
-    return rc ? -1 : 0;
-}
-
 int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
                kvtree_t *recv, const xfer_opts_t *opt, xfer_hook_fn hook, void *arg,
                scr_error_t *err)
 {
-    xfer_pair_t p = {.comm = comm,
-                     .dest = dest,
-                     .send = send,
-                     .src = src,
-                     .recv_dir = recv_dir,
-                     .recv = recv,
-                     .opt = opt,
-                     .hook = hook,
-                     .arg = arg},
-                *pp = &p;
-    int rc = xfer_pairs(&pp, 1);
-    if (rc < 0 && err)
-        *err = p.err;
-    return rc;
+    xfer_open_t so = {0}, ro = {0};
+    crcseg_t scrc = {0}, rcrc = {0};
+    int sok = 1, rok = 1;
+    if (kvtree_sendrecv(send, dest, recv, src, comm) < 0)
+        return errprintf(err, "cannot exchange file lists");
+    if (dest != MPI_PROC_NULL && xfer_open(send, NULL, NULL, opt->map, &so, err) < 0)
+        sok = 0;
+    if (src != MPI_PROC_NULL && hook && hook(recv, recv_dir, arg, sok ? err : NULL) < 0)
+        rok = 0;
+    if (src != MPI_PROC_NULL && rok &&
+        xfer_open(recv, recv_dir, opt->pool, opt->map, &ro, sok ? err : NULL) < 0)
+        rok = 0;
+    if (sok && crcseg_init(&scrc, so.n, so.sizes, 0) < 0)
+        sok = errprintf(err, "out of memory") == 0;
+    if (rok && crcseg_init(&rcrc, ro.n, ro.sizes, 0) < 0)
+        rok = errprintf(err, "out of memory") == 0;
+    /* both ends compute a total from the same list */
+    uint64_t stotal = dest == MPI_PROC_NULL ? 0 : filemap_sum_sizes(send);
+    uint64_t rtotal = src == MPI_PROC_NULL ? 0 : filemap_sum_sizes(recv);
+    xfer_side_t sx = {.comm = comm,
+                      .peer = dest,
+                      .o = &so,
+                      .total = stotal,
+                      .ok = &sok,
+                      .crc = &scrc,
+                      .rank = -1};
+    xfer_side_t rx = {.comm = comm,
+                      .peer = src,
+                      .o = &ro,
+                      .total = rtotal,
+                      .ok = &rok,
+                      .crc = &rcrc,
+                      .stage = opt->stage,
+                      .rank = -1};
+    MPI_Comm_rank(MPI_COMM_WORLD, &rx.rank);
+    xfer_stream(&sx, &rx, opt->bufsize, sok && rok ? err : NULL);
+    /* tell the receiver whether what it got is real, and what it was */
+    int ns = dest == MPI_PROC_NULL ? 0 : kvtree_size(send);
+    int nr = src == MPI_PROC_NULL ? 0 : kvtree_size(recv);
+    uint32_t *mine = xfer_sent_crcs(sok, &scrc, ns);
+    uint32_t *theirs = calloc(2 * (size_t)nr + 1, sizeof(uint32_t));
+    if (!mine || !theirs)
+        MPI_Abort(comm, 1);
+    MPI_Sendrecv(mine, 2 * ns + 1, MPI_UINT32_T, dest, XFER_TAG + 1, theirs, 2 * nr + 1,
+                 MPI_UINT32_T, src, XFER_TAG + 1, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; sok && i < ns; i++) /* the sender learns its own CRCs */
+        if (mine[1 + 2 * i])
+            kvtree_util_set_crc32(kvtree_getf(send, "%d", i), "CRC", mine[2 + 2 * i]);
+    if (src != MPI_PROC_NULL && !theirs[0] && rok) {
+        errprintf(err, "rank %d could not read the files it sent", src);
+        rok = 0;
+    }
+    if (rok && src != MPI_PROC_NULL &&
+        xfer_verify(recv, &ro, &rcrc, theirs + 1, opt->reread, err) < 0)
+        rok = 0;
+    free(mine);
+    free(theirs);
+    crcseg_free(&scrc);
+    crcseg_free(&rcrc);
+    xfer_close(&so);
+    xfer_close(&ro);
+    return sok && rok ? 0 : -1;
 }

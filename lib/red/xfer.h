@@ -55,34 +55,6 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
                kvtree_t *recv, const xfer_opts_t *opt, xfer_hook_fn hook, void *arg,
                scr_error_t *err);
 
-/* One pair of streams: files to dest and files from src over comm (either
- * may be MPI_PROC_NULL), as xfer_files moves them; rc and err say how it
- * went (err only when rc is -1), sent and got how each side did (sent: the
- * files were read and sent, whether or not the peer took them whole; got:
- * what arrived checked out). */
-typedef struct xfer_pair {
-    MPI_Comm comm;
-    int dest;
-    kvtree_t *send;
-    int src;
-    const char *recv_dir;
-    kvtree_t *recv;
-    const xfer_opts_t *opt;
-    xfer_hook_fn hook;
-    void *arg;
-    int rc;
-    scr_error_t err;
-    int sent, got;
-} xfer_pair_t;
-
-/* Stream n pairs at once, so a process that receives from two peers (a
- * rebuild's spare: its own files and a neighbour's partner copy) takes both
- * streams together instead of one after the other.  Pair k of a process
- * talks to pair k of its peers: every process passes its pairs in the same
- * order, with MPI_PROC_NULL where it has no part.  Returns 0 when every
- * pair succeeded, else -1. */
-int xfer_pairs(xfer_pair_t **pairs, int n);
-
 /* open every file of a list for reading (or writing below dir when dir is
  * not NULL, over files kept in pool when there are some), filling an io
  * concatenation; with map, marks the files whose pieces can be moved

@@ -26,7 +26,6 @@ typedef struct {
     kvtree_t *offers; /* owner: "<dset>" -> "<holder>.<k>" -> holding summary */
     int rounds;       /* the dataset's transfers between nodes took this many */
     int moved;        /* this rank's files came from another node */
-    int copied;       /* this rank's partner copy went beside the transfers */
 } rb_t;
 
 /* node master: tell each owner about the copies of its files on this node */
@@ -383,58 +382,12 @@ static int rb_schedule(rb_t *rb, const char *key, int holder, int local, const c
     return rounds;
 }
 
-/* PARTNER: the partner copy of a rank whose files were home before the
- * transfers (its own, or moved on its node) needs not wait for them when it
- * must be made again (rb_partner_keep said no): it streams beside their
- * first round, so the spare that replaces a lost node takes its own files
- * and its left neighbour's copy at once, from two nodes.  Collective over
- * the set, like rb_partner_keep.  want: this rank's copy can go; take:
- * this rank can receive its left neighbour's.  *send, *lsend: this rank
- * sends its copy, its left neighbour sends one to it. */
-static void rb_partner_early(const reddesc_t *rd, int want, int take, int *send,
-                             int *lsend)
-{
-    *send = *lsend = 0;
-    if (!rd || rd->type != RED_PARTNER || rd->comm == MPI_COMM_NULL || rd->set_size < 2)
-        return;
-    int n = rd->set_size, right = (rd->set_rank + 1) % n,
-        left = (rd->set_rank + n - 1) % n, lwant = 0, rtake = 0;
-    MPI_Sendrecv(&want, 1, MPI_INT, right, 0, &lwant, 1, MPI_INT, left, 0, rd->comm,
-                 MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&take, 1, MPI_INT, left, 0, &rtake, 1, MPI_INT, right, 0, rd->comm,
-                 MPI_STATUS_IGNORE);
-    *send = want && rtake;
-    *lsend = lwant && take;
-}
-
-/* After the early partner copies: the receiver tells its left neighbour
- * whether the copy arrived whole.  Returns 1 if this rank's copy is made;
- * a copy that failed is made again after the transfers
- * (red_partner_apply_some), by the sender that learns it here. */
-static int rb_partner_early_done(const rb_t *rb, const reddesc_t *rd, int send, int lsend,
-                                 int sent, int got, const scr_error_t *e)
-{
-    int n = rd->set_size, right = (rd->set_rank + 1) % n,
-        left = (rd->set_rank + n - 1) % n, arrived = 0;
-    if ((send && !sent) || (lsend && !got))
-        log_warn("partner copy beside the transfers on %s: %s; it is made again after "
-                 "them",
-                 rb->ctx->topo.hostname, e->text);
-    got = lsend && got;
-    MPI_Sendrecv(&got, 1, MPI_INT, lsend ? left : MPI_PROC_NULL, 1, &arrived, 1, MPI_INT,
-                 send ? right : MPI_PROC_NULL, 1, rd->comm, MPI_STATUS_IGNORE);
-    return send && sent && arrived;
-}
-
 /* rounds of pairwise transfers: the holders' nodes send, owners receive.  With
  * reread, the files that arrive are read back from the disk against the
  * sender's CRC32 (xfer_opts_t): a partner copy made of them afterwards
- * would read them anyway; one kept in place (rb_partner_keep) does not.
- * pc, when not NULL, is this rank's part in the early partner copies
- * (rb_partner_early), streamed beside the first round. */
+ * would read them anyway; one kept in place (rb_partner_keep) does not */
 static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int my_round,
-                       int from, const char *dir, int reread, red_partner_copy_t *pc,
-                       scr_error_t *err)
+                       int from, const char *dir, int reread, scr_error_t *err)
 {
     scr_ctx_t *ctx = rb->ctx;
     int ok = 1;
@@ -446,28 +399,20 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
         int src = t == my_round ? from : MPI_PROC_NULL;
         kvtree_t *list = sd ? rb_list(sd) : kvtree_new(), *recv = kvtree_new();
         rb_hook_t hk = {ctx, id};
+        scr_error_t e;
         xfer_opts_t opt = {XFER_SYNC_PIECE(ctx->buf_size), "rebuild", ctx->pool,
                            ctx->copy_map, reread};
-        xfer_pair_t pair = {.comm = ctx->comm,
-                            .dest = dest,
-                            .send = list,
-                            .src = src,
-                            .recv_dir = dir,
-                            .recv = recv,
-                            .opt = &opt,
-                            .hook = rb_record,
-                            .arg = &hk};
-        xfer_pair_t *pairs[2] = {&pair, pc ? red_partner_copy_pair(pc) : NULL};
-        xfer_pairs(pairs, t == 0 && pc ? 2 : 1);
+        int rc =
+            xfer_files(ctx->comm, dest, list, src, dir, recv, &opt, rb_record, &hk, &e);
         if (src != MPI_PROC_NULL) {
-            if (pair.rc == 0)
+            if (rc == 0)
                 rb_complete(ctx, id, recv);
             else {
                 ok = 0;
-                errprintf(err, "%s", pair.err.text);
+                errprintf(err, "%s", e.text);
             }
-        } else if (pair.rc < 0)
-            log_warn("sending dataset %d files to rank %d: %s", id, dest, pair.err.text);
+        } else if (rc < 0)
+            log_warn("sending dataset %d files to rank %d: %s", id, dest, e.text);
         kvtree_delete(&list);
         kvtree_delete(&recv);
     }
@@ -631,20 +576,8 @@ static int rb_distribute(rb_t *rb, int id, const char *dir, const reddesc_t *rd,
     if (h && local && rb_move_local(ctx, id, h, dir, err) < 0)
         ok = 0;
     fault_point("rebuild.moved", ctx->rank);
-    int psend, plsend;
-    rb_partner_early(rd, rounds > 0 && ok && local && my_round < 0 && !*kept, dir != NULL,
-                     &psend, &plsend);
-    red_partner_copy_t *pc =
-        psend || plsend ? red_partner_copy_begin(ctx, rd, id, dir, 0, psend, plsend)
-                        : NULL;
-    if (rb_transfer(rb, id, rounds, sends, my_round, from, dir, *kept, pc, err) < 0)
+    if (rb_transfer(rb, id, rounds, sends, my_round, from, dir, *kept, err) < 0)
         ok = 0;
-    if (pc) {
-        scr_error_t e = {""};
-        int sent, got;
-        red_partner_copy_end(pc, &sent, &got, &e);
-        rb->copied = rb_partner_early_done(rb, rd, psend, plsend, sent, got, &e);
-    }
     /* what is in place is recorded complete before the copies sent go: a
      * failure later in the rebuild must find these files, not lose them */
     scr_error_t werr;
@@ -687,7 +620,6 @@ typedef struct {
     int kept;    /* ranks whose partner copy stayed where it was */
     int moved;   /* ranks whose files came from another node */
     int rounds;  /* the rounds those transfers took */
-    int copied;  /* ranks whose partner copy went beside the transfers */
 } rb_tally_t;
 
 /* One dataset: distribute, recover, restore redundancy.  Collective.
@@ -733,7 +665,6 @@ static int rb_dataset(rb_t *rb, int id, rb_tally_t *tally, scr_error_t *err)
     int rd_ok = reddesc_from_kvtree(ctx, kvtree_size(red) ? red : NULL, &rd, &rderr) == 0;
     /* collective: every rank takes part, with or without a usable directory */
     int kept = 0;
-    rb->copied = 0;
     int have =
         rb_distribute(rb, id, ok ? dir : NULL, rd_ok ? &rd : NULL, &kept, err) && ok;
     if (!rd_ok) {
@@ -741,20 +672,18 @@ static int rb_dataset(rb_t *rb, int id, rb_tally_t *tally, scr_error_t *err)
             *err = rderr;
         ok = 0;
     }
-    int need = !have, mine[4] = {need, kept, rb->moved, rb->copied}, sums[4];
-    MPI_Allreduce(mine, sums, 4, MPI_INT, MPI_SUM, ctx->comm);
+    int need = !have, mine[3] = {need, kept, rb->moved}, sums[3];
+    MPI_Allreduce(mine, sums, 3, MPI_INT, MPI_SUM, ctx->comm);
     tally->rebuilt = sums[0];
     tally->kept = sums[1];
     tally->moved = sums[2];
-    tally->copied = sums[3];
     tally->rounds = rb->rounds;
     if (red_all(ctx->comm, ok)) {
         /* a reason already given (why the files are not here) is the one */
         scr_error_t later;
         ok = red_recover(ctx, &rd, id, dir, need, err->text[0] ? &later : err) == 0;
         if (ok && rd.type == RED_PARTNER)
-            ok =
-                red_partner_apply_some(ctx, &rd, id, dir, !kept && !rb->copied, err) == 0;
+            ok = red_partner_apply_some(ctx, &rd, id, dir, !kept, err) == 0;
     } else {
         ok = 0;
     }
@@ -819,7 +748,7 @@ static void rb_log_ready(const scr_ctx_t *ctx, int id, const rb_tally_t *t)
         return;
     const char *name =
         kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "NAME");
-    char kept[96] = "", moved[96] = "", copied[96] = "";
+    char kept[96] = "", moved[96] = "";
     if (t->kept > 0)
         snprintf(kept, sizeof(kept), ", the partner copies of %d rank%s kept in place",
                  t->kept, t->kept == 1 ? "" : "s");
@@ -827,20 +756,15 @@ static void rb_log_ready(const scr_ctx_t *ctx, int id, const rb_tally_t *t)
         snprintf(moved, sizeof(moved),
                  ", the files of %d rank%s sent between nodes in %d round%s", t->moved,
                  t->moved == 1 ? "" : "s", t->rounds, t->rounds == 1 ? "" : "s");
-    if (t->copied > 0)
-        snprintf(copied, sizeof(copied),
-                 ", the partner copies of %d rank%s made again beside them", t->copied,
-                 t->copied == 1 ? "" : "s");
-    log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt%s%s%s", id,
-            name ? name : "?", t->rebuilt, t->rebuilt == 1 ? "" : "s", kept, moved,
-            copied);
+    log_msg("restart from cache: dataset %d (%s) ready, %d rank%s rebuilt%s%s", id,
+            name ? name : "?", t->rebuilt, t->rebuilt == 1 ? "" : "s", kept, moved);
 }
 
 int rebuild_cache(scr_ctx_t *ctx)
 {
     int node_rank;
     MPI_Comm_rank(ctx->topo.comm_node, &node_rank);
-    rb_t rb = {ctx, NULL, kvtree_new(), 0, 0, 0};
+    rb_t rb = {ctx, NULL, kvtree_new(), 0, 0};
     kvtree_t *maps = kvtree_new();
     rb.inv = node_rank == 0 ? inventory_read(ctx, maps) : kvtree_new();
     rb_offer(&rb);
@@ -848,15 +772,15 @@ int rebuild_cache(scr_ctx_t *ctx)
     double t0 = scr_now();
     while ((id = rb_next_id(&rb, id)) >= 0) {
         scr_error_t err = {""};
-        rb_tally_t tally = {0, 0, 0, 0, 0};
+        rb_tally_t tally = {0, 0, 0, 0};
         double t1 = scr_now();
         int rc = rb_dataset(&rb, id, &tally, &err);
         if (ctx->rank == 0)
             evlog_event(ctx, "REBUILD",
                         "dset=%d lost_ranks=%d secs=%.3f ok=%d never_completed=%d "
-                        "kept_copies=%d moved_ranks=%d rounds=%d early_copies=%d",
+                        "kept_copies=%d moved_ranks=%d rounds=%d",
                         id, tally.rebuilt, scr_now() - t1, rc == 0, rc == -2, tally.kept,
-                        tally.moved, tally.rounds, tally.copied);
+                        tally.moved, tally.rounds);
         if (rc == 0) {
             kept++;
             rb_log_ready(ctx, id, &tally);

@@ -15,8 +15,9 @@
 
 #include "fault.h"
 
-enum { FAULT_EXIT, FAULT_NODE, FAULT_ENOSPC, FAULT_EIO, FAULT_SHORT };
-static const char *const fault_actions[] = {"exit", "node", "enospc", "eio", "short"};
+enum { FAULT_EXIT, FAULT_NODE, FAULT_ENOSPC, FAULT_EIO, FAULT_SHORT, FAULT_EINVAL };
+static const char *const fault_actions[] = {"exit", "node",  "enospc",
+                                            "eio",  "short", "einval"};
 
 /* SCR_FAULT, parsed once */
 static struct {
@@ -98,7 +99,7 @@ static void fault_parse(void)
     return;
 bad:
     fprintf(stderr,
-            "SCR_FAULT=%s: not POINT[#N][@RANK][:exit|node|enospc|eio|short]; "
+            "SCR_FAULT=%s: not POINT[#N][@RANK][:exit|node|enospc|eio|short|einval]; "
             "no fault armed\n",
             s);
 }
@@ -204,12 +205,14 @@ void fault_point(const char *point, int rank)
     case FAULT_ENOSPC:
     case FAULT_EIO:
     case FAULT_SHORT:
+    case FAULT_EINVAL:
         fault_say(rank, "spoils the next write at %s: %s", point,
                   fault_actions[spec.action]);
         atomic_store(&io_rank, rank);
-        atomic_store(&io_pending, spec.action == FAULT_ENOSPC ? ENOSPC
-                                  : spec.action == FAULT_EIO  ? EIO
-                                                              : FAULT_IO_SHORT);
+        atomic_store(&io_pending, spec.action == FAULT_ENOSPC   ? ENOSPC
+                                  : spec.action == FAULT_EIO    ? EIO
+                                  : spec.action == FAULT_EINVAL ? EINVAL
+                                                                : FAULT_IO_SHORT);
         break;
     default:
         fault_say(rank, "dies at %s", point);

@@ -24,6 +24,9 @@
  *   short   the next write through io.c writes only the first half of its
  *           bytes and reports all of them written, as a buggy or full
  *           device might: a torn file that only a size or CRC32 check sees
+ *   einval  the next write through io.c fails with EINVAL, as a file
+ *           system that takes O_DIRECT at open and refuses the write does
+ *           (io.c then writes through the page cache)
  *
  * Each firing prints one line on stderr, "SCR_FAULT: rank R dies at POINT
  * (host, pid)" (or "kills its node at", "spoils the next write at"; the

@@ -121,14 +121,16 @@ datasets the prefix's index marks FAILED.  A case passes when they agree,
 the fault point was reached, the expected one-line reason was printed, and
 a write the fault made fail was reported with its path and error.
 
-Coverage: not the full cross product (4 schemes x $npoints points x 5 actions,
-some $((npoints * 20)) cases: about $((total > 0 ? npoints * 20 * secs / total / 60 : 0)) minutes at this run's pace), but every fault point with every
+Coverage: not the full cross product (4 schemes x $npoints points x 6 actions,
+some $((npoints * 24)) cases: about $((total > 0 ? npoints * 24 * secs / total / 60 : 0)) minutes at this run's pace), but every fault point with every
 meaningful action under XOR (the memory checkpoint's points under
 \`tests/sim/test-mem.sh\`), PARTNER for its copy and rebuild points, every
 scheme with the stages of \`SCR_Complete_output\` and its redundancy (exit
 and node; RS and SINGLE with some write faults), and the scenarios.  \`eio\`
 takes the path of \`enospc\` (only the errno differs) and runs at a few
-points.  Dropped combinations are listed with the reason.
+points; \`einval\` (a file system that took \`O_DIRECT\` refusing the write)
+runs where the flush writes past the page cache, which then writes that
+block and the rest of the file through it.  Dropped combinations are listed with the reason.
 
 Summary of the last run ($jobs cases at a time on $(nproc) CPUs):
 

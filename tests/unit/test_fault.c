@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_fault.c - fault points: unarmed, armed for another point or rank,
  * the N-th hit killing the process, malformed specs, the write faults
- * (enospc, eio, short) on the next io.c write, and the node action: refused
+ * (enospc, eio, short, einval) on the next io.c write, and the node action: refused
  * in PID 1's UTS namespace, killing a whole namespace of its own (root) */
 #include <errno.h>
 #include <fcntl.h>
@@ -182,6 +182,8 @@ int main(void)
        "enospc: the first write after the point fails with ENOSPC");
     ok(writes("a.b:eio", 1, 2, 1, EIO, &size) == 11 && size == 100,
        "eio: the next pwrite fails with EIO");
+    ok(writes("a.b:einval", 2, 1, 0, EINVAL, &size) == 12 && size == 200,
+       "einval: the next write fails with EINVAL");
     ok(writes("a.b:enospc", 0, 0, 0, 0, &size) == 0 && size == 0,
        "enospc with no write after it: nothing fails");
     ok(writes("c.d:enospc", 1, 3, 0, 0, &size) == 0 && size == 400,

@@ -8,16 +8,20 @@
 #include "r2f.h"
 #include "r2f_mpi.h"
 
-/* which rank writes my entry at this level, by scans over entry sizes */
+/* which rank writes my entry at this level, by scans over entry sizes
+ * (r2f_assign's grouping, r2f_bucket) */
 static int r2f_writer(MPI_Comm comm, uint64_t size, int *nwriters)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
     uint64_t offset = 0;
+    long long big = size > R2F_BIG, big_before = 0;
     MPI_Exscan(&size, &offset, 1, MPI_UINT64_T, MPI_SUM, comm);
+    MPI_Exscan(&big, &big_before, 1, MPI_LONG_LONG, MPI_SUM, comm);
     if (rank == 0)
-        offset = 0;
-    long long bucket = size ? (long long)(offset / R2F_BUCKET) : -1, prev = -1;
+        offset = 0, big_before = 0;
+    long long bucket = size ? (long long)r2f_bucket(offset, size, big_before) : -1,
+              prev = -1;
     MPI_Exscan(&bucket, &prev, 1, MPI_LONG_LONG, MPI_MAX, comm);
     if (rank == 0)
         prev = -1;
@@ -34,6 +38,15 @@ int r2f_write_tree(MPI_Comm comm, const char *dsetdir, const kvtree_t *files,
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &ranks);
     kvtree_t *entry = r2f_entry_files(rank, files);
+    uint64_t own = kvtree_pack_size(entry);
+    if (own > R2F_ENTRY_MAX) { /* no reader would take the file: say so now */
+        ok = errprintf(err,
+                       "rank %d: its list of %d files takes %llu bytes in the rank2file "
+                       "map, more than %d",
+                       rank, kvtree_size(files), (unsigned long long)own,
+                       R2F_ENTRY_MAX) == 0;
+        kvtree_delete(&entry);
+    }
     for (;;) {
         uint64_t size = entry ? kvtree_pack_size(entry) : 0;
         int writer = r2f_writer(comm, size, &nwriters);

@@ -80,16 +80,21 @@ kvtree_t *r2f_file_take(int level, kvtree_t *ranks)
     return t;
 }
 
+int64_t r2f_bucket(uint64_t offset, uint64_t size, int64_t big_before)
+{
+    return (int64_t)(offset / R2F_BUCKET) + 2 * big_before + (size > R2F_BIG);
+}
+
 int r2f_assign(const uint64_t *sizes, int n, int *writer)
 {
     uint64_t offset = 0;
-    int64_t prev_bucket = -1;
+    int64_t prev_bucket = -1, big = 0;
     int cur = -1, writers = 0;
     for (int r = 0; r < n; r++) {
         writer[r] = -1;
         if (sizes[r] == 0)
             continue;
-        int64_t b = (int64_t)(offset / R2F_BUCKET);
+        int64_t b = r2f_bucket(offset, sizes[r], big);
         if (b > prev_bucket) { /* the first entry of a bucket writes it */
             cur = r;
             writers++;
@@ -97,6 +102,7 @@ int r2f_assign(const uint64_t *sizes, int n, int *writer)
         }
         writer[r] = cur;
         offset += sizes[r];
+        big += sizes[r] > R2F_BIG;
     }
     return writers;
 }
@@ -119,6 +125,13 @@ static int r2f_level(const kvtree_t *t)
     return kvtree_util_get_int(body, "LEVEL", &level) < 0 ? -1 : level;
 }
 
+/* ranks a file's level 0 body holds */
+static int r2f_ranks_in(const kvtree_t *t)
+{
+    const kvtree_t *body = kvtree_get(t, "RANK2FILE") ? kvtree_get(t, "RANK2FILE") : t;
+    return kvtree_size(kvtree_get(body, "RANK"));
+}
+
 int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t *err)
 {
     char path[4400];
@@ -130,7 +143,8 @@ int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t
         return errprintf(err, "%s: %s", path, strerror(errno));
     if (!S_ISREG(st.st_mode)) /* a link would make the reader read anything */
         return errprintf(err, "%s is not a regular file; not following it", path);
-    if (st.st_size > R2F_LIMIT)
+    /* one rank's entry may be larger: the file's header is a few bytes */
+    if (st.st_size > R2F_ENTRY_MAX + 4096)
         return errprintf(err, "%s: %lld bytes, more than one reader may read (%d)", path,
                          (long long)st.st_size, R2F_LIMIT);
     if (kvtree_read_file(path, t, err) < 0)
@@ -138,6 +152,11 @@ int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t
     int want = r2f_name_level(rel);
     if (want >= 0 && r2f_level(t) != want)
         return errprintf(err, "%s: level %d, its name says %d", path, r2f_level(t), want);
+    if (st.st_size > R2F_LIMIT && (r2f_level(t) != 0 || r2f_ranks_in(t) != 1))
+        return errprintf(err,
+                         "%s: %lld bytes, more than one reader may read (%d), and not "
+                         "one rank's entry",
+                         path, (long long)st.st_size, R2F_LIMIT);
     return 0;
 }
 

@@ -11,7 +11,11 @@
  * Grouping: ranks in rank order are packed into files by the running total
  * of their entries' sizes; an entry joins the file of bucket offset /
  * R2F_BUCKET, and the first rank of a bucket writes it.  With entries of at
- * most R2F_BUCKET bytes a file stays within R2F_LIMIT.
+ * most R2F_BIG bytes a file stays within R2F_LIMIT.  A larger entry (a rank
+ * of thousands of files) gets a file of its own, which its one reader must
+ * read however large: up to R2F_ENTRY_MAX, more than any rank's list a
+ * flush takes (it fails, saying so, instead of writing a tree nobody
+ * reads).
  */
 #ifndef SCR_R2F_H
 #define SCR_R2F_H
@@ -24,6 +28,8 @@
 
 #define R2F_LIMIT (1024 * 1024)
 #define R2F_BUCKET (R2F_LIMIT / 2)
+#define R2F_BIG (R2F_LIMIT - R2F_BUCKET)
+#define R2F_ENTRY_MAX (64 * 1024 * 1024)
 
 /* file names relative to the dataset directory */
 void r2f_name(int level, int writer, int root, char *buf, size_t len);
@@ -41,12 +47,17 @@ kvtree_t *r2f_file_from(int level, kvtree_t *entries);
 kvtree_t *r2f_file_take(int level, kvtree_t *ranks);
 
 /* Pure grouping of one level, for ranks 0..n-1 with entry sizes sizes[]
- * (0: no entry): writer[r] is the rank that writes r's entry (-1 if none).
- * Returns the number of writers.  The MPI code computes the same with scans. */
+ * (0: no entry): writer[r] is the rank that writes r's entry (-1 if none),
+ * an entry over R2F_BIG alone.  Returns the number of writers.  The MPI code
+ * computes the same with scans (r2f_bucket). */
 int r2f_assign(const uint64_t *sizes, int n, int *writer);
+/* the bucket of an entry of size bytes (> 0) at offset, with big entries
+ * before it: non-decreasing in rank order, one of its own when big */
+int64_t r2f_bucket(uint64_t offset, uint64_t size, int64_t big_before);
 
 /* Read one file of the tree, refusing names outside dsetdir, files that are
- * not regular (a link) and files larger than R2F_LIMIT. */
+ * not regular (a link) and files larger than R2F_LIMIT unless they hold one
+ * rank's entry (up to R2F_ENTRY_MAX). */
 int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t *err);
 /* Split a file's content: level 0 entries (RANK <r> FILE ...) into ranks,
  * pointers (RANK <reader> {FILE, OFFSET}) into pointers.  Returns the level

@@ -3,17 +3,21 @@
  * some process's own names, wherever the names hash to (blanks in names,
  * sets held by one process, empty sets), and r2f_read_names spreads the
  * names of a tree written for 13 ranks over any number of processes: each
- * gets the ranks r % size == its rank, together every name once */
+ * gets the ranks r % size == its rank, together every name once; a process
+ * of 15,000 files (an entry over 1 MiB) gets a file of the tree to itself,
+ * every other file stays within 1 MiB, and the tree reads back whole */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dsindex.h"
 #include "kvtree.h"
 #include "namejoin.h"
 #include "nameset.h"
+#include "r2f.h"
 #include "r2f_mpi.h"
 
 #define TREE_RANKS 13
@@ -103,6 +107,54 @@ static void test_read_names(const char *dir)
     kvtree_delete(&names);
 }
 
+/* one process with thousands of files: its entry alone is over R2F_LIMIT */
+static void test_big_entry(const char *dir)
+{
+    char sub[128];
+    snprintf(sub, sizeof(sub), "%s/big", dir);
+    if (rank == 0) {
+        char cmd[200];
+        snprintf(cmd, sizeof(cmd), "mkdir -p '%s/.scr'", sub);
+        if (system(cmd) != 0)
+            bad++;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    int nf = rank == size / 2 ? 15000 : 3;
+    kvtree_t *files = kvtree_new(), *got = kvtree_new();
+    for (int f = 0; f < nf; f++) {
+        kvtree_t *m = kvtree_setf(
+            files, NULL, "output/step_100/field_%d/rank_%d_part_%d.h5", f % 7, rank, f);
+        kvtree_util_set_u64(m, "SIZE", (uint64_t)(1000 + f));
+        kvtree_util_set_crc32(m, "CRC", 0x1234u + (uint32_t)f);
+    }
+    scr_error_t err = {""};
+    check(r2f_write_tree(MPI_COMM_WORLD, sub, files, &err) == 0,
+          "a tree with one process of 15,000 files written");
+    check(r2f_read_tree(MPI_COMM_WORLD, sub, got, &err) == 0 && kvtree_size(got) == nf &&
+              kvtree_getf(got, "output/step_100/field_%d/rank_%d_part_%d.h5 SIZE %d",
+                          (nf - 1) % 7, rank, nf - 1, 1000 + nf - 1),
+          "it reads back: every process its own files");
+    /* the files over the limit hold one rank each */
+    int over = 0, shared_over = 0;
+    if (rank == 0) {
+        for (int w = 0; w < size; w++) {
+            char rel[256];
+            struct stat st;
+            snprintf(rel, sizeof(rel), "%s/.scr/rank2file.0.%d.scr", sub, w);
+            if (stat(rel, &st) == 0 && st.st_size > R2F_LIMIT) {
+                over++;
+                shared_over += w != size / 2;
+            }
+        }
+    }
+    MPI_Bcast(&over, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&shared_over, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    check(over == 1 && shared_over == 0,
+          "only the big process's own file is over 1 MiB, written by it alone");
+    kvtree_delete(&files);
+    kvtree_delete(&got);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -118,11 +170,12 @@ int main(int argc, char **argv)
     MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, MPI_COMM_WORLD);
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("1..11\n");
+        printf("1..14\n");
     test_hits();
-    if (ok)
+    if (ok) {
         test_read_names(dir);
-    else
+        test_big_entry(dir);
+    } else
         check(0, "a scratch directory");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {

@@ -3,7 +3,9 @@
  * MPI: ranks are grouped level by level with r2f_assign (the grouping the
  * MPI code computes with scans), files are written, then the tree is read
  * from the root the way a restart does.  Every file must be within the 1 MiB
- * reader bound and every rank's entry must come back intact. */
+ * reader bound and every rank's entry must come back intact.  A rank whose
+ * entry alone is over the bound gets a file to itself, which reads; a file
+ * over the bound that holds more than one rank does not. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -245,6 +247,55 @@ static void test_file_from(void)
     kvtree_delete(&merged);
 }
 
+/* level 0 file name of writer w holding ranks [first, first + n) with
+ * files files each; its size */
+static long write_level0(int w, int first, int n, int files)
+{
+    kvtree_t *merged = kvtree_new();
+    for (int r = first; r < first + n; r++) {
+        kvtree_t *fs = kvtree_new();
+        for (int f = 0; f < files; f++)
+            kvtree_util_set_u64(
+                kvtree_setf(fs, NULL, "output/field_%d/rank_%d_part_%d.h5", f % 5, r, f),
+                "SIZE", (uint64_t)f);
+        kvtree_t *e = r2f_entry_files(r, fs);
+        kvtree_merge(merged, e);
+        kvtree_delete(&e);
+        kvtree_delete(&fs);
+    }
+    char path[4400];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/.scr/rank2file.0.%d.scr", dir, w);
+    kvtree_t *file = r2f_file(0, n, merged);
+    kvtree_write_file(path, file, NULL);
+    kvtree_delete(&file);
+    kvtree_delete(&merged);
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* entries over R2F_BIG: alone in their file, and that file reads */
+static void test_big(void)
+{
+    uint64_t sizes[6] = {10, R2F_BIG + 1, 7, 9, 2 * (uint64_t)R2F_LIMIT, 5};
+    int w[6];
+    int n = r2f_assign(sizes, 6, w);
+    ok(n == 5 && w[0] == 0 && w[1] == 1 && w[2] == 2 && w[3] == 2 && w[4] == 4 &&
+           w[5] == 5,
+       "assign: an entry over R2F_BIG alone (%d writers: %d %d %d %d %d %d)", n, w[0],
+       w[1], w[2], w[3], w[4], w[5]);
+    scr_error_t err = {""};
+    kvtree_t *t = kvtree_new();
+    long one = write_level0(7, 7, 1, 20000);
+    ok(one > R2F_LIMIT && r2f_read_file(dir, ".scr/rank2file.0.7.scr", t, &err) == 0,
+       "one rank's entry of %ld bytes reads: %s", one, err.text);
+    kvtree_clear(t);
+    long two = write_level0(8, 8, 2, 10000);
+    ok(two > R2F_LIMIT && r2f_read_file(dir, ".scr/rank2file.0.8.scr", t, &err) == -1 &&
+           strstr(err.text, "not one rank's entry"),
+       "two ranks in a file of %ld bytes: refused (%s)", two, err.text);
+    kvtree_delete(&t);
+}
+
 int main(void)
 {
     dir = tu_tmpdir();
@@ -254,6 +305,7 @@ int main(void)
     test_loops();
     test_outside();
     test_file_from();
+    test_big();
     uint64_t sizes[5] = {10, 0, R2F_BUCKET - 5, 7, R2F_BUCKET};
     int w[5];
     int n = r2f_assign(sizes, 5, w);

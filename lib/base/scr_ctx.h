@@ -91,6 +91,8 @@ typedef struct {
                              dataset's one CREATED on every rank */
         int bypass;       /* the files go straight to the prefix (bypass.h) */
         kvtree_t *files;  /* bypass: rel -> CLASH 1 if the name was taken */
+        int routed;       /* files routed so far */
+        int recorded;     /* of them, in the filemap on disk (api_output.c) */
     } out;
     struct mem_state *mem; /* the memory-protect API (mem.h), or NULL */
     int restart_id;        /* dataset offered for restart, -1 none */

@@ -104,6 +104,42 @@ static void rmdir_tree(const char *dir)
     rmdir(dir);
 }
 
+/* remove dir's tree on device dev; the entries that could not go */
+static int purge_tree(const char *dir, dev_t dev)
+{
+    int failed = 0;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char *sub = NULL;
+        struct stat st;
+        if (asprintf(&sub, "%s/%s", dir, de->d_name) < 0) {
+            failed++;
+            continue;
+        }
+        if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+            failed += st.st_dev == dev ? purge_tree(sub, dev) : 1;
+        else if (unlink(sub) < 0 && errno != ENOENT)
+            failed++;
+        free(sub);
+    }
+    if (d)
+        closedir(d);
+    if (rmdir(dir) < 0 && errno != ENOENT)
+        failed++;
+    return failed;
+}
+
+int filemap_purge_dir(const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+        return 0; /* gone already, or not a directory to walk into */
+    return purge_tree(dir, st.st_dev);
+}
+
 int filemap_delete_dset_files(kvtree_t *fm, int id, const char *dir)
 {
     return filemap_delete_dset_files_keep(fm, id, dir, NULL, NULL);

@@ -57,6 +57,12 @@ typedef int (*filemap_keep_fn)(void *arg, int rank, const char *path,
 int filemap_delete_dset_files_keep(kvtree_t *fm, int id, const char *dir,
                                    filemap_keep_fn keep, void *arg);
 
+/* Remove dir and everything below it, links themselves (never what they
+ * point to), not crossing into other file systems: a dataset dropped
+ * everywhere, whose directory may hold files no filemap names.  Returns the
+ * number of entries that could not be removed. */
+int filemap_purge_dir(const char *dir);
+
 int filemap_read(const char *path, kvtree_t *fm, scr_error_t *err);
 
 /* Every filemap_<rank>.scrinfo in a control directory, read: fn gets its

@@ -698,6 +698,25 @@ static int rb_dataset(rb_t *rb, int id, rb_tally_t *tally, scr_error_t *err)
     return 0;
 }
 
+/* A dataset no rank completed goes whole: its recorded files on every
+ * rank, then, once every process of the node is done, anything else in
+ * its directory on the node, such as files routed after the last time a
+ * process that died wrote its filemap (api_output.c: route_record). */
+static void rb_drop_never_completed(scr_ctx_t *ctx, int id, int node_rank)
+{
+    const char *d = kvtree_get_val(filemap_get_desc(ctx->filemap, id, "DSETDESC"), "DIR");
+    char *dir = d && cache_path_ok(ctx, d) ? strdup(d) : NULL;
+    cache_delete_dset(ctx, id);
+    /* the lowest process of the node that knows the directory, once all
+     * are done (the barrier of the reduction) */
+    int mine = dir ? node_rank : INT32_MAX, first;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, ctx->topo.comm_node);
+    int failed = first == node_rank ? filemap_purge_dir(dir) : 0;
+    if (failed)
+        log_warn("dataset %d: could not remove %d entries of %s", id, failed, dir);
+    free(dir);
+}
+
 /* the lowest failing rank's reason, printed once */
 static void rb_report(scr_ctx_t *ctx, int id, int failed, const scr_error_t *err)
 {
@@ -787,7 +806,7 @@ int rebuild_cache(scr_ctx_t *ctx)
         } else if (rc == -2) {
             if (ctx->rank == 0)
                 log_msg("%s; deleting it from cache", err.text);
-            cache_delete_dset(ctx, id);
+            rb_drop_never_completed(ctx, id, node_rank);
         } else {
             rb_report(ctx, id, err.text[0] != '\0', &err);
             cache_delete_dset(ctx, id);

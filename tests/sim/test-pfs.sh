@@ -280,4 +280,19 @@ check "halt: a new job in the same prefix is not blocked" \
 	sim_run "$out/h11" "$ALL" "$ex" --steps 4 --size 1000
 unset SIM_JOB_ID
 check "halt: it ran" has "$out/h11" "done at step 4"
+
+# ---- many files a rank: 12,000 each on two nodes ----
+# Each rank's rank2file entry (770 KB) is over half the 1 MiB a reader takes:
+# the two used to share one file no reader accepted, so the flushed dataset
+# could not be fetched.  Routing them rewrote the filemap for every file
+# (O(n^2): 33 s), and the flush its transfer file (9 s).
+sim_setup 2
+SIM_ENV=(-x SCR_COPY_TYPE=SINGLE -x SCR_FLUSH=1 -x SCR_DEBUG=1)
+SIM_NP=2 check "many files: two ranks write and flush 12,000 files each" \
+	sim_run "$out/m1" node1:1,node2:1 "$ex" --steps 2 --files 12000 --size 1
+for n in node1 node2; do "$simnode" wipe "$sim_dir" $n; done
+SIM_NP=2 check "many files: every cache wiped, the job restarts from the prefix" \
+	sim_run "$out/m2" node1:1,node2:1 "$ex" --steps 2 --files 12000 --size 1 --expect-restart 2
+check "many files: fetched" has "$out/m2" "restart from the prefix: dataset 1 fetched"
+check "many files: every byte verified" has "$out/m2" "restarted from step.2, every byte verified"
 finish

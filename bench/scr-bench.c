@@ -43,7 +43,8 @@ static struct {
     long long bytes;
     const char *phase, *scheme, *json, *label;
     char cache[1024];
-    char last[16][SCR_MAX_FILENAME + 64]; /* routed paths of the last checkpoint */
+    char (*last)[SCR_MAX_FILENAME + 64]; /* [files]: routed paths of the last
+                                           checkpoint */
 } b = {.reps = 5,
        .files = 1,
        .bytes = 64LL << 20,
@@ -337,9 +338,9 @@ static void parse(int argc, char **argv)
             exit(2);
         }
     }
-    if (b.reps < 1 || b.reps > MAXREPS / 2 || b.files < 1 || b.files > 16 ||
-        b.bytes < b.files) {
-        fprintf(stderr, "scr-bench: bad --reps (1-%d), --files (1-16) or --bytes\n",
+    if (b.reps < 1 || b.reps > MAXREPS / 2 || b.files < 1 || b.files > 100000 ||
+        b.bytes < b.files || !(b.last = calloc((size_t)b.files, sizeof(*b.last)))) {
+        fprintf(stderr, "scr-bench: bad --reps (1-%d), --files (1-100000) or --bytes\n",
                 MAXREPS / 2);
         exit(2);
     }

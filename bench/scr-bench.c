@@ -339,9 +339,13 @@ static void parse(int argc, char **argv)
         }
     }
     if (b.reps < 1 || b.reps > MAXREPS / 2 || b.files < 1 || b.files > 100000 ||
-        b.bytes < b.files || !(b.last = calloc((size_t)b.files, sizeof(*b.last)))) {
+        b.bytes < b.files) {
         fprintf(stderr, "scr-bench: bad --reps (1-%d), --files (1-100000) or --bytes\n",
                 MAXREPS / 2);
+        exit(2);
+    }
+    if (!(b.last = calloc((size_t)b.files, sizeof(*b.last)))) {
+        fprintf(stderr, "scr-bench: out of memory for %d file names\n", b.files);
         exit(2);
     }
 }

@@ -38,17 +38,17 @@ int r2f_write_tree(MPI_Comm comm, const char *dsetdir, const kvtree_t *files,
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &ranks);
     kvtree_t *entry = r2f_entry_files(rank, files);
-    uint64_t own = kvtree_pack_size(entry);
-    if (own > R2F_ENTRY_MAX) { /* no reader would take the file: say so now */
+    uint64_t size = kvtree_pack_size(entry); /* this level's entry's */
+    if (size > R2F_ENTRY_MAX) { /* no reader would take the file: say so now */
         ok = errprintf(err,
                        "rank %d: its list of %d files takes %llu bytes in the rank2file "
                        "map, more than %d",
-                       rank, kvtree_size(files), (unsigned long long)own,
+                       rank, kvtree_size(files), (unsigned long long)size,
                        R2F_ENTRY_MAX) == 0;
         kvtree_delete(&entry);
+        size = 0;
     }
     for (;;) {
-        uint64_t size = entry ? kvtree_pack_size(entry) : 0;
         int writer = r2f_writer(comm, size, &nwriters);
         kvtree_t *send = kvtree_new(), *recv = kvtree_new();
         if (entry) /* sent as it is, not copied */
@@ -65,6 +65,7 @@ int r2f_write_tree(MPI_Comm comm, const char *dsetdir, const kvtree_t *files,
             kvtree_delete(&file);
             entry = r2f_entry_pointer(level, rank);
         }
+        size = entry ? kvtree_pack_size(entry) : 0;
         kvtree_delete(&send);
         kvtree_delete(&recv);
         level++;

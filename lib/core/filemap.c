@@ -83,29 +83,11 @@ uint64_t filemap_sum_sizes(const kvtree_t *files)
     return total;
 }
 
-/* remove empty directories below and including dir, never following links */
-static void rmdir_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        char *sub = NULL;
-        struct stat st;
-        if (asprintf(&sub, "%s/%s", dir, de->d_name) >= 0 && lstat(sub, &st) == 0 &&
-            S_ISDIR(st.st_mode))
-            rmdir_tree(sub);
-        free(sub);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-/* remove dir's tree on device dev; the entries that could not go */
-static int purge_tree(const char *dir, dev_t dev)
+/* Remove the directories below and including dir, never following links;
+ * with files, everything else in them too, not crossing into another file
+ * system (dev: dir's).  Returns the entries that could not go, counted
+ * only with files (without, a directory that holds a file stays). */
+static int tree_remove(const char *dir, int files, dev_t dev)
 {
     int failed = 0;
     DIR *d = opendir(dir);
@@ -119,9 +101,10 @@ static int purge_tree(const char *dir, dev_t dev)
             failed++;
             continue;
         }
-        if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-            failed += st.st_dev == dev ? purge_tree(sub, dev) : 1;
-        else if (unlink(sub) < 0 && errno != ENOENT)
+        int is_dir = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode);
+        if (is_dir && (!files || st.st_dev == dev))
+            failed += tree_remove(sub, files, dev);
+        else if (files && (is_dir || (unlink(sub) < 0 && errno != ENOENT)))
             failed++;
         free(sub);
     }
@@ -129,7 +112,13 @@ static int purge_tree(const char *dir, dev_t dev)
         closedir(d);
     if (rmdir(dir) < 0 && errno != ENOENT)
         failed++;
-    return failed;
+    return files ? failed : 0;
+}
+
+/* remove empty directories below and including dir, never following links */
+static void rmdir_tree(const char *dir)
+{
+    tree_remove(dir, 0, 0);
 }
 
 int filemap_purge_dir(const char *dir)
@@ -137,7 +126,7 @@ int filemap_purge_dir(const char *dir)
     struct stat st;
     if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
         return 0; /* gone already, or not a directory to walk into */
-    return purge_tree(dir, st.st_dev);
+    return tree_remove(dir, 1, st.st_dev);
 }
 
 int filemap_delete_dset_files(kvtree_t *fm, int id, const char *dir)

@@ -118,18 +118,22 @@ static int r2f_name_level(const char *rel)
     return level;
 }
 
+/* a file's content: under RANK2FILE at level 0, the file itself above */
+static const kvtree_t *r2f_body(const kvtree_t *t)
+{
+    return kvtree_get(t, "RANK2FILE") ? kvtree_get(t, "RANK2FILE") : t;
+}
+
 static int r2f_level(const kvtree_t *t)
 {
     int level = -1;
-    const kvtree_t *body = kvtree_get(t, "RANK2FILE") ? kvtree_get(t, "RANK2FILE") : t;
-    return kvtree_util_get_int(body, "LEVEL", &level) < 0 ? -1 : level;
+    return kvtree_util_get_int(r2f_body(t), "LEVEL", &level) < 0 ? -1 : level;
 }
 
 /* ranks a file's level 0 body holds */
 static int r2f_ranks_in(const kvtree_t *t)
 {
-    const kvtree_t *body = kvtree_get(t, "RANK2FILE") ? kvtree_get(t, "RANK2FILE") : t;
-    return kvtree_size(kvtree_get(body, "RANK"));
+    return kvtree_size(kvtree_get(r2f_body(t), "RANK"));
 }
 
 int r2f_read_file(const char *dsetdir, const char *rel, kvtree_t *t, scr_error_t *err)
@@ -172,7 +176,7 @@ static int r2f_names_safe(const kvtree_t *files)
 
 int r2f_parse(const kvtree_t *t, kvtree_t *ranks, kvtree_t *pointers)
 {
-    const kvtree_t *body = kvtree_get(t, "RANK2FILE") ? kvtree_get(t, "RANK2FILE") : t;
+    const kvtree_t *body = r2f_body(t);
     int level = r2f_level(t);
     if (level < 0)
         return -1;

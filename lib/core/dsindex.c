@@ -375,6 +375,14 @@ static int ds_r2f_add(dsr2f_t *w, int r, const kvtree_t *rk)
     w->d->landed += dsrec_rank_landed(rk);
     kvtree_t *entry = ds_r2f_entry(w, r, rk);
     size_t n = kvtree_pack_size(entry);
+    if (n > R2F_ENTRY_MAX) { /* its file would be one no reader takes */
+        kvtree_delete(&entry);
+        w->rc = errprintf(w->err,
+                          "%s: rank %d: its list of %d files takes %zu bytes in the "
+                          "rank2file map, more than %d",
+                          w->d->dsetdir, r, dsrec_user_files(rk), n, R2F_ENTRY_MAX);
+        return w->rc;
+    }
     if (w->bytes > 0 && w->bytes + n > R2F_BUCKET && ds_r2f_flush(w) < 0)
         w->rc = -1;
     if (w->bytes == 0)

@@ -3,6 +3,7 @@
  * (privs.c), the job settings (jobopts.c), the serial rank2file writer and
  * the indexer (dsindex.c), the scavenge's node records (dsrec.c) and the
  * nodes' own placement (scavenge_place) */
+#include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -441,6 +442,78 @@ static void test_dsindex_landed(void)
     kvtree_delete(&b);
 }
 
+/* entries of dir whose names start with pre */
+static int count_prefixed(const char *dir, const char *pre)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strncmp(e->d_name, pre, strlen(pre)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A rank of 25,000 files with long names: its rank2file entry (about 2.3
+ * MiB) is over R2F_LIMIT, so it gets a level 0 file of its own, which its
+ * reader takes up to R2F_ENTRY_MAX.  test_node_entrymax builds the indexer
+ * with a limit below the entry: it must refuse the dataset naming the rank
+ * (the flush does the same, r2f_write_tree) and leave no tree, where it
+ * once wrote a file no reader takes and indexed the dataset as complete. */
+static void test_dsindex_entry_max(void)
+{
+    enum { N = 25000 };
+    char pfs[512], d[4200], p[4400];
+    scr_error_t err = {""};
+    dsindex_report_t rep;
+    snprintf(pfs, sizeof(pfs), "%s/pfs7", base);
+    if (stage_dataset(pfs, 7, "1234567", d, sizeof(d)) < 0)
+        return;
+    kvtree_t *a = kvtree_new();
+    record_rank(a, 7, 0, 1);
+    record_rank(a, 7, 1, 0);
+    kvtree_t *rk = kvtree_getf(a, "RANK 1 DSET 7");
+    kvtree_util_set_int(rk, "FILES", N);
+    for (int i = 0; i < N; i++) {
+        char rel[128]; /* kvtree_setf takes %d, not %06d */
+        snprintf(rel, sizeof(rel),
+                 "output/of/a/long/running/simulation/rank_1/part_%06d.bin", i);
+        kvtree_t *m = kvtree_setf(rk, NULL, "FILE %s META", rel);
+        kvtree_util_set_str(m, "TYPE", "USER");
+        kvtree_util_set_u64(m, "SIZE", 7);
+    }
+    record_landed(kvtree_getf(a, "RANK 0 DSET 7"), 0);
+    record_landed(rk, 0);
+    dsrec_node_write(d, "nodeA", a, NULL);
+    kvtree_delete(&a);
+    int rc = dsindex_dataset(pfs, 7, DSINDEX_NODES_PLACE, &rep, &err);
+    kvtree_t *index = kvtree_new(), *all = kvtree_new();
+    index_read(pfs, index, NULL);
+    char want[64];
+    snprintf(want, sizeof(want), "more than %d", R2F_ENTRY_MAX);
+    if (R2F_ENTRY_MAX < 2 * 1024 * 1024) {
+        char rec[4400];
+        struct stat st;
+        snprintf(p, sizeof(p), "%s/.scr", d);
+        dsrec_node_name(d, "nodeA", 0, rec, sizeof(rec));
+        ok(rc < 0 && strstr(err.text, "rank 1: its list of 25000 files") &&
+               strstr(err.text, want) && !kvtree_getf(index, "DSET 7") &&
+               count_prefixed(p, "rank2file") == 0 && lstat(rec, &st) == 0,
+           "an entry over R2F_ENTRY_MAX: the indexer refuses the dataset, naming the "
+           "rank, with no tree left and the record kept (%s)",
+           rc < 0 ? err.text : "indexed");
+    } else {
+        int read = r2f_read_all(d, all, &err);
+        ok(rc == 0 && read == 0 && kvtree_size(kvtree_getf(all, "RANK 1 FILE")) == N &&
+               kvtree_getf(index, "DSET 7"),
+           "an entry over R2F_LIMIT: indexed, and its file of its own reads back with "
+           "its %d names (%s)",
+           N, rc < 0 || read < 0 ? err.text : "ok");
+    }
+    kvtree_delete(&all);
+    kvtree_delete(&index);
+}
+
 /* the streaming indexer's tree over several level 0 files: 2000 ranks of
  * two files with long names (about 1.2 MiB of entries), recorded by 25
  * nodes of 80 ranks dealt out cyclically, read back whole (r2f_read_all) */
@@ -604,6 +677,14 @@ int main(void)
         return 1;
     struct passwd *pw = getpwuid(geteuid());
     job_ident_t job = {pw ? pw->pw_name : "me", geteuid(), getegid(), "42"};
+    if (R2F_ENTRY_MAX < 2 * 1024 * 1024) { /* test_node_entrymax: that alone */
+        test_dsindex_entry_max();
+        char cmd[600];
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
+        if (system(cmd) != 0)
+            diag("cleanup of %s failed", base);
+        return done_testing();
+    }
     test_prepare(&job);
     test_health();
     test_stale(&job);
@@ -615,6 +696,7 @@ int main(void)
     test_dsindex_landed();
     test_dsindex_parts();
     test_dsindex_tree();
+    test_dsindex_entry_max();
     if (geteuid() == 0 && (pw = getpwnam("nobody"))) {
         uid_t seen = 0;
         scr_error_t err;

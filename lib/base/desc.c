@@ -194,13 +194,93 @@ static void rd_group_name(const scr_ctx_t *ctx, const reddesc_t *rd, char *name,
         snprintf(name, len, "host=%s", ctx->topo.hostname); /* alone in its group */
 }
 
+/* the members' lists and MPI_Comm_create_group's tag: the sets are
+ * disjoint, so one serves all */
+#define RD_SET_TAG 7801
+
+/* room for n members, or the job ends: a process that cannot hold its set's
+ * few ranks could not take part in any checkpoint */
+static int *rd_members_alloc(scr_ctx_t *ctx, int n)
+{
+    int *m = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!m) {
+        log_err("rank %d: out of memory for the %d members of its redundancy set",
+                ctx->rank, n);
+        MPI_Abort(ctx->comm, 1);
+    }
+    return m;
+}
+
+/* a member's list of its set, from the set's lowest member */
+static int rd_recv_set(scr_ctx_t *ctx, int set_id, int **members, int *n)
+{
+    MPI_Status st;
+    MPI_Probe(set_id, RD_SET_TAG, ctx->comm, &st);
+    MPI_Get_count(&st, MPI_INT, n);
+    free(*members);
+    *members = rd_members_alloc(ctx, *n);
+    MPI_Recv(*members, *n, MPI_INT, set_id, RD_SET_TAG, ctx->comm, MPI_STATUS_IGNORE);
+    return 0;
+}
+
+/* Rank 0's lists of the sets for MPI_Scatterv to their lowest members:
+ * cnt[r] members for a set's lowest rank r (0 for the others), the lists
+ * back to back in rank order from displs[r], each ascending.  set_of is
+ * sets.h's (a set's id is its lowest rank). */
+static int *rd_set_lists(const int *set_of, int ranks, int *cnt, int *displs)
+{
+    int *buf = malloc(sizeof(int) * (size_t)ranks);
+    if (!buf)
+        return NULL;
+    memset(cnt, 0, sizeof(int) * (size_t)ranks);
+    for (int r = 0; r < ranks; r++)
+        cnt[set_of[r]]++;
+    for (int r = 0, at = 0; r < ranks; at += cnt[r++])
+        displs[r] = at;
+    memset(cnt, 0, sizeof(int) * (size_t)ranks);
+    for (int r = 0; r < ranks; r++) /* cnt counts the slots filled */
+        buf[displs[set_of[r]] + cnt[set_of[r]]++] = r;
+    return buf;
+}
+
+/* Every rank gets its set's members from rank 0: the set's lowest member
+ * its list through MPI_Scatterv, and the others theirs from it.  No process
+ * but rank 0 holds anything of the other sets.  *members is malloc'd. */
+static int rd_send_sets(scr_ctx_t *ctx, const int *set_of, int set_id, int **members,
+                        int *n)
+{
+    int root = ctx->rank == 0, ok = 1;
+    int *cnt = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
+    int *displs = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
+    int *lists =
+        root && cnt && displs ? rd_set_lists(set_of, ctx->ranks, cnt, displs) : NULL;
+    if (root)
+        ok = lists != NULL;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    if (ok) {
+        MPI_Scatter(cnt, 1, MPI_INT, n, 1, MPI_INT, 0, ctx->comm);
+        *members = rd_members_alloc(ctx, *n);
+        MPI_Scatterv(lists, cnt, displs, MPI_INT, *members, *n, MPI_INT, 0, ctx->comm);
+    }
+    free(cnt);
+    free(displs);
+    free(lists);
+    if (!ok)
+        return -1;
+    if (set_id != ctx->rank)
+        return rd_recv_set(ctx, set_id, members, n);
+    for (int i = 1; i < *n; i++) /* small: sent eagerly, no one sends back */
+        MPI_Send(*members, *n, MPI_INT, (*members)[i], RD_SET_TAG, ctx->comm);
+    return 0;
+}
+
 /* Rank 0 partitions the ranks into sets (sets.h) by their failure groups
- * (groupidx.h) and tells each its set's id: only rank 0 holds anything per
- * rank.  SINGLE, or fewer groups than min_size: every rank a set of its
- * own.  *groups becomes the number of groups on every rank.  0, or -1 on
- * every rank (out of memory at rank 0). */
+ * (groupidx.h) and tells each its set's id and members: only rank 0 holds
+ * anything per rank.  SINGLE, or fewer groups than min_size: every rank a
+ * set of its own.  *groups becomes the number of groups on every rank.  0,
+ * or -1 on every rank (out of memory at rank 0). */
 static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_size,
-                        int *set_id, int *groups)
+                        int *set_id, int **members, int *n, int *groups)
 {
     char mine[GROUPIDX_NAME] = "";
     rd_group_name(ctx, rd, mine, sizeof(mine));
@@ -216,36 +296,52 @@ static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_s
         else
             ok = sets_partition(group, ctx->ranks, size, min_size, set_of) > 0;
     }
+    free(group);
     MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
     if (ok)
         MPI_Scatter(set_of, 1, MPI_INT, set_id, 1, MPI_INT, 0, ctx->comm);
-    free(group);
+    if (ok)
+        ok = rd_send_sets(ctx, set_of, *set_id, members, n) == 0;
     free(set_of);
     return ok ? 0 : -1;
 }
 
-/* join set set_id (its lowest member's world rank): its members in
- * set-rank order, ascending world rank */
-static int rd_join_set(scr_ctx_t *ctx, reddesc_t *rd, int set_id)
+/* rd->comm over rd->members (ascending ranks of ctx->comm, so the set's
+ * ranks follow them), made by the members alone: MPI_Comm_split would
+ * have every process gather every rank's color and key (Open MPI 4.1: 8
+ * MiB on each process at 10^6 ranks) */
+static int rd_comm_create(scr_ctx_t *ctx, reddesc_t *rd)
 {
-    if (MPI_Comm_split(ctx->comm, set_id, ctx->rank, &rd->comm) != MPI_SUCCESS)
+    MPI_Group all, mine;
+    MPI_Comm_group(ctx->comm, &all);
+    int rc = MPI_Group_incl(all, rd->set_size, rd->members, &mine);
+    MPI_Group_free(&all);
+    if (rc != MPI_SUCCESS)
         return -1;
-    MPI_Comm_size(rd->comm, &rd->set_size);
+    rc = MPI_Comm_create_group(ctx->comm, mine, RD_SET_TAG, &rd->comm);
+    MPI_Group_free(&mine);
+    if (rc != MPI_SUCCESS)
+        return -1;
     MPI_Comm_rank(rd->comm, &rd->set_rank);
+    return 0;
+}
+
+/* join set set_id (its lowest member's world rank), whose members are
+ * members (n, ascending world rank), which rd takes */
+static int rd_join_set(scr_ctx_t *ctx, reddesc_t *rd, int set_id, int *members, int n)
+{
     rd->set_id = set_id;
-    rd->members = malloc(sizeof(int) * (size_t)rd->set_size);
-    int ok = rd->members != NULL, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, rd->comm);
-    if (all_ok)
-        MPI_Allgather(&ctx->rank, 1, MPI_INT, rd->members, 1, MPI_INT, rd->comm);
-    return all_ok ? 0 : -1;
+    rd->members = members;
+    rd->set_size = n;
+    return rd_comm_create(ctx, rd);
 }
 
 static int rd_realize(scr_ctx_t *ctx, reddesc_t *rd)
 {
     int min_size = rd->type == RED_SINGLE ? 1 : rd->failures + 1;
-    int size = rd->type == RED_SINGLE ? 1 : rd->set_size_cfg, set_id, groups;
-    if (rd_partition(ctx, rd, size, min_size, &set_id, &groups) < 0)
+    int size = rd->type == RED_SINGLE ? 1 : rd->set_size_cfg, set_id, groups, n = 0;
+    int *members = NULL;
+    if (rd_partition(ctx, rd, size, min_size, &set_id, &members, &n, &groups) < 0)
         MPI_Abort(ctx->comm, 1);
     if (rd->type != RED_SINGLE && groups < min_size) {
         if (ctx->rank == 0)
@@ -255,7 +351,7 @@ static int rd_realize(scr_ctx_t *ctx, reddesc_t *rd)
         rd->type = RED_SINGLE;
         rd->failures = 0;
     }
-    int rc = rd_join_set(ctx, rd, set_id);
+    int rc = rd_join_set(ctx, rd, set_id, members, n);
     if (rc == 0 && rd->type != RED_SINGLE && rd->set_size < min_size) {
         log_warn("CKPT=%d: no %s partner outside failure group of rank %d; its data is "
                  "kept as SINGLE",
@@ -424,13 +520,23 @@ static int rd_parse_stored(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
     return 0;
 }
 
+/* 1 on every rank when every rank has a stored set and the sets agree
+ * (sets_agree_terms): then each set makes its communicator alone */
+static int rd_sets_agree(scr_ctx_t *ctx, const reddesc_t *rd, int ok)
+{
+    uint64_t mine[3] = {0, 0, 0}, sums[3];
+    if (!ok || sets_agree_terms(rd->members, rd->set_size, ctx->rank, &mine[1]) < 0)
+        mine[0] = 1;
+    MPI_Allreduce(mine, sums, 3, MPI_UINT64_T, MPI_SUM, ctx->comm);
+    return sums[0] == 0 && sums[1] == sums[2];
+}
+
 int reddesc_from_kvtree(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
                         scr_error_t *err)
 {
     memset(rd, 0, sizeof(*rd));
     rd->comm = MPI_COMM_NULL;
     int *members = NULL, ok = t && rd_parse_stored(ctx, t, rd, &members) == 0;
-    int color = ok ? rd->set_id : MPI_UNDEFINED;
     if (!ok) {
         free(members);
         members = NULL;
@@ -441,11 +547,18 @@ int reddesc_from_kvtree(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
     for (int i = 0; ok && i < rd->set_size; i++)
         if (members[i] == ctx->rank)
             rd->set_rank = i;
-    if (ok && rd->set_rank < 0) {
-        ok = 0;
-        color = MPI_UNDEFINED;
-    }
-    MPI_Comm_split(ctx->comm, color, ctx->rank, &rd->comm);
+    ok = ok && rd->set_rank >= 0;
+    if (rd_sets_agree(ctx, rd, ok))
+        return rd_comm_create(ctx, rd) == 0
+                   ? 0
+                   : errprintf(err, "rank %d: set %d: no communicator", ctx->rank,
+                               rd->set_id);
+    if (ctx->rank == 0)
+        log_dbg(1, "a rank without its redundancy set, or sets that disagree: "
+                   "MPI_Comm_split over the job");
+    /* some rank without its set, or sets that disagree: a split over the
+     * job finds which members each set really has */
+    MPI_Comm_split(ctx->comm, ok ? rd->set_id : MPI_UNDEFINED, ctx->rank, &rd->comm);
     if (!ok)
         return errprintf(err, "no usable redundancy descriptor");
     int n;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* sets.c - redundancy set partition, O(ranks log ranks) */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,4 +150,33 @@ out:
     free(size);
     free(lowest);
     return nsets;
+}
+
+/* splitmix64's finalizer: every input bit moves every output bit */
+static uint64_t sets_mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+int sets_agree_terms(const int *members, int n, int self, uint64_t sums[2])
+{
+    uint64_t list = sets_mix((uint64_t)n), sum = 0;
+    int has_self = 0;
+    for (int i = 0; i < n; i++) {
+        if (members[i] < 0 || (i > 0 && members[i] <= members[i - 1]))
+            return -1;
+        has_self |= members[i] == self;
+        list = sets_mix(list ^ (uint64_t)members[i]);
+    }
+    if (n < 1 || !has_self)
+        return -1;
+    for (int i = 0; i < n; i++)
+        sum += sets_mix(list ^ sets_mix((uint64_t)members[i] + 1));
+    sums[0] += sum;
+    sums[1] += (uint64_t)n * sets_mix(list ^ sets_mix((uint64_t)self + 1));
+    return 0;
 }

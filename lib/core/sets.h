@@ -12,9 +12,21 @@
 #ifndef SCR_SETS_H
 #define SCR_SETS_H
 
+#include <stdint.h>
+
 /* group[r]: failure group index of world rank r (0..groups-1).
  * On return set_of[r] is the set id of rank r (the lowest rank in its set).
  * Returns the number of sets, or -1 on bad input. */
 int sets_partition(const int *group, int ranks, int set_size, int min_size, int *set_of);
+
+/* Whether every rank's list of its set agrees with its members' lists,
+ * from two sums over the job instead of a gather: each rank adds the terms
+ * this returns for its list (members, n of them, ascending, self among
+ * them) to sums[0] and sums[1], modulo 2^64.  When the lists agree each set
+ * adds n * (the sum of h(list, m) over its members m) to both; a rank that
+ * lists a member whose own list differs, or that has none, leaves them
+ * unequal (but for a chance of 2^-64).  Returns -1, adding nothing, for a
+ * list that is not ascending, has a negative rank or lacks self. */
+int sets_agree_terms(const int *members, int n, int self, uint64_t sums[2]);
 
 #endif

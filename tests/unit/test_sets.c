@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_sets.c - redundancy sets never hold two ranks of one failure group */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "sets.h"
@@ -23,6 +24,63 @@ static int valid(const int *group, int ranks, const int *set_of, int min_size, i
         *small += size < min_size;
     }
     return 1;
+}
+
+/* 1 if the sums over ranks 0..n-1 of sets_agree_terms agree; rank r's
+ * list is the ranks of its set in set_of, but for rank odd, whose list is
+ * odd_list (NULL: it adds nothing, as a rank without a stored set) */
+static int agree(const int *set_of, int n, int odd, const int *odd_list, int odd_n)
+{
+    uint64_t sums[2] = {0, 0};
+    int *list = malloc(sizeof(int) * (size_t)n), bad = 0;
+    for (int r = 0; r < n; r++) {
+        int k = 0;
+        for (int q = 0; q < n; q++)
+            if (set_of[q] == set_of[r])
+                list[k++] = q;
+        if (r == odd && odd_list)
+            bad |= sets_agree_terms(odd_list, odd_n, r, sums) < 0;
+        else if (r != odd)
+            bad |= sets_agree_terms(list, k, r, sums) < 0;
+    }
+    free(list);
+    return !bad && sums[0] == sums[1];
+}
+
+/* the check that lets each set make its communicator from its own list
+ * (lib/base/desc.c) instead of MPI_Comm_split over the job */
+static void test_agree(int *set_of, int n)
+{
+    ok(agree(set_of, n, -1, NULL, 0), "the lists of a partition of %d ranks agree", n);
+    int r = 17, mine[300], k = 0;
+    for (int q = 0; q < n; q++)
+        if (set_of[q] == set_of[r])
+            mine[k++] = q;
+    int fewer[300], f = 0, dropped = 0;
+    for (int i = 0; i < k; i++) /* all but the first member other than r */
+        if (mine[i] == r || dropped++)
+            fewer[f++] = mine[i];
+    ok(f == k - 1 && !agree(set_of, n, r, fewer, f),
+       "rank %d listing one member fewer than its set's others: they do not", r);
+    ok(!agree(set_of, n, r, NULL, 0), "rank %d without a list: they do not", r);
+    int other = set_of[r] == set_of[0] ? n - 1 : 0, more[600], m = 0;
+    for (int q = 0; q < n; q++)
+        if (set_of[q] == set_of[r] || set_of[q] == set_of[other])
+            more[m++] = q;
+    ok(!agree(set_of, n, r, more, m),
+       "rank %d listing its set and another as one: they do not", r);
+    /* a set moved whole: every member says so, and they agree again */
+    int old = set_of[r], with = set_of[other];
+    for (int q = 0; q < n; q++)
+        if (set_of[q] == old)
+            set_of[q] = with;
+    ok(agree(set_of, n, -1, NULL, 0),
+       "two sets merged in every member's list: they agree");
+    uint64_t sums[2] = {0, 0};
+    int unsorted[2] = {5, 3}, noself[2] = {3, 5};
+    ok(sets_agree_terms(unsorted, 2, 3, sums) < 0 &&
+           sets_agree_terms(noself, 2, 4, sums) < 0 && sums[0] == 0 && sums[1] == 0,
+       "a list out of order or without its own rank is refused, adding nothing");
 }
 
 int main(void)
@@ -61,6 +119,7 @@ int main(void)
     ok(n > 0 && valid(g, ranks, s, 3, &small) && small == 0,
        "1000 ranks, 37 groups: %d sets", n);
     ok(sets_partition(g, 0, 8, 2, s) < 0, "no ranks rejected");
+    test_agree(s, ranks);
     free(g);
     free(s);
     return done_testing();

@@ -69,7 +69,8 @@ void cache_delete_dset(scr_ctx_t *ctx, int id)
     cache_keep_t k = {ctx, 0};
     /* an incomplete dataset (a failed one: the cache may be full) frees
      * its room at once */
-    if (safe && ctx->cache_defer && cache_dset_complete(ctx, id)) {
+    if (safe && ctx->cache_defer && !ctx->cache_defer_off &&
+        cache_dset_complete(ctx, id)) {
         uint64_t node = cache_dset_bytes(ctx, id) * (uint64_t)ctx->topo.local_size;
         k.defer = filepool_can_hold(safe, 2 * node);
     }
@@ -156,6 +157,36 @@ static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *vi
     return nv;
 }
 
+/* Putting off the deletion of the application's evicted files pays only
+ * when the application leaves the pool's low-priority thread time to free
+ * them: it computed since the last output was kept (CACHE_DEFER_GAP), and
+ * the thread freed what that output handed it.  Back to back, or beside
+ * ranks that keep every core busy (polling in MPI), the pages stay taken
+ * while the next checkpoint writes, which then takes fresh ones, and the
+ * thread frees them during those writes: deleting at once, before the
+ * writes, was 1.1-1.5x faster there (bench/README.md, run AZ). */
+#define CACHE_DEFER_GAP 0.1
+
+static int cache_defer_pays(const scr_ctx_t *ctx)
+{
+    return ctx->out_kept > 0 && scr_now() - ctx->out_kept >= CACHE_DEFER_GAP &&
+           filepool_pending(ctx->pool) == 0;
+}
+
+/* at SCR_DEBUG=1, each time the choice changes */
+static void cache_defer_say(scr_ctx_t *ctx)
+{
+    int now = ctx->cache_defer_off ? 1 : 2;
+    if (now == ctx->cache_defer_said || (now == 2 && !ctx->cache_defer_said))
+        return;
+    ctx->cache_defer_said = now;
+    log_dbg(1, now == 1
+                   ? "evicted application files are deleted at once: the application "
+                     "leaves no time between checkpoints to free them behind it"
+                   : "evicted application files are freed behind the application "
+                     "again");
+}
+
 void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
 {
     /* the count and the ids in one broadcast (a collective on every
@@ -165,6 +196,10 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
         msg[0] = evict_pick(ctx, st, room, victims);
     MPI_Bcast(msg, EVICT_MAX + 1, MPI_INT, 0, ctx->comm);
     int nvictims = msg[0];
+    /* judged before the drain below finishes the last batch */
+    ctx->cache_defer_off = nvictims > 0 && room > 0 && !cache_defer_pays(ctx);
+    if (nvictims > 0 && room > 0 && ctx->cache_defer)
+        cache_defer_say(ctx);
     /* the pool holds one eviction's files: what the last one left unused
      * goes (in the background) before this one adds its own */
     if (nvictims > 0 && room > 0) {
@@ -176,6 +211,7 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
         log_dbg(2, "evicting dataset %d from %s", victims[i], st->base);
         cache_delete_dset(ctx, victims[i]);
     }
+    ctx->cache_defer_off = 0;
     /* Evicted once a checkpoint completed (room 0): a differential chain
      * that the full checkpoint just ended, which the next (differential)
      * checkpoint cannot write over.  Deleted now, while the application

@@ -109,6 +109,9 @@ typedef struct {
     struct filepool *pool;     /* evicted files to write over, or NULL */
     struct filepool *pfs_pool; /* the prefix's replaced files (flush.c), or NULL */
     int cache_defer;           /* SCR_CACHE_DEFER: application files too (cache.c) */
+    int cache_defer_off;       /* this eviction deletes at once (cache_evict) */
+    int cache_defer_said;      /* 1: said deleting at once, 2: said deferring again */
+    double out_kept;           /* when the last output was kept (scr_now) */
     MPI_Comm bg_comm;          /* the world for that encode (redbg.h) */
     int flush_every;           /* SCR_FLUSH */
     kvtree_t *halt;            /* rank 0: the halt file as last read */

@@ -381,6 +381,16 @@ int filepool_count(filepool_t *p, uint64_t *bytes)
     return n;
 }
 
+int filepool_pending(filepool_t *p)
+{
+    if (!p)
+        return 0;
+    pthread_mutex_lock(&p->lock);
+    int n = p->ndying - p->head;
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
 long filepool_reused(filepool_t *p)
 {
     pthread_mutex_lock(&p->lock);

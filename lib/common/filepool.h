@@ -80,6 +80,8 @@ void filepool_set_unlink(filepool_t *pool, int (*fn)(const char *path));
  * be put off: kept, they take room the next checkpoint may need. */
 int filepool_can_hold(const char *dir, uint64_t bytes);
 
+/* files handed to filepool_drain_async and not yet unlinked */
+int filepool_pending(filepool_t *pool);
 /* kept files, and their bytes */
 int filepool_count(filepool_t *pool, uint64_t *bytes);
 /* files taken over by filepool_open so far */

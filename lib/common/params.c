@@ -99,7 +99,9 @@ static const param_info_t table[] = {
      "the next checkpoint did not write over is deleted on a low-priority thread "
      "once it completes, while the application computes; only when the cache (and "
      "for tmpfs the node's memory) has room for them twice over (0: delete at "
-     "eviction)"},
+     "eviction); and only when the application computed since the last checkpoint "
+     "(0.1 s or more) and the thread freed what it was given then: back to back the "
+     "files are deleted at eviction all the same"},
     {"SCR_CRC_ON_RESTART", "0", 0, NULL,
      "1: a restart from cache reads every cached file for its CRC32; 0: only files "
      "whose inode, size or change time differ from what SCR_Complete_output saw"},

@@ -412,6 +412,7 @@ static void out_keep(scr_ctx_t *ctx, int id, const char *name, const reddesc_t *
                      int ok)
 {
     filepool_drain_async(ctx->pool);
+    ctx->out_kept = scr_now();
     if (ok) {
         cache_evict(ctx, &ctx->stores[rd->store], 0);
         return;

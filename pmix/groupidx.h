@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* groupidx.h - every rank's group as an index, from each rank's group
- * name: its node (topo.c) and its failure group (a host, a power supply,
- * WORLD) for the redundancy sets (lib/base/desc.c, sets.h).
+/* groupidx.h - the group each rank is in, from each rank's group name: its
+ * node (topo.c) and its failure group (a host, a power supply) for the
+ * redundancy sets (lib/base/desc.c, sets.h).
  *
- * One process, the root (rank 0), numbers the groups, and only it holds
- * anything per rank: it gathers a 16-digit hash of each rank's name (17
- * bytes a rank, 17 MiB at 10^6 ranks, where every process gathered the
- * names themselves: 512 bytes a rank for a failure group, 256 for a host,
- * 768 MiB on every process).  The root tells each rank the first rank of
- * its hash, and each rank sends its name there to be compared: a collision
- * (two names, one hash) would join two groups, so it is caught, and the
- * root gathers the names whole instead.
+ * The ranks of one name meet at a home process picked by the name's hash
+ * (rdv.h), which tells each how many share its name, its index among them
+ * and their lowest rank.  No process holds anything of every rank: rank 0
+ * used to gather a 17-byte hash of every rank's name (17 MiB at 10^6
+ * ranks), and before that every process gathered the names themselves (768
+ * MiB each).  Names are compared whole at the home, so two names of one
+ * hash stay two groups.
  */
 #ifndef SCR_GROUPIDX_H
 #define SCR_GROUPIDX_H
@@ -24,15 +23,26 @@ typedef uint64_t (*groupidx_hash_fn)(const char *name);
 /* names are at most GROUPIDX_NAME - 1 bytes */
 #define GROUPIDX_NAME 512
 
-/* name is this rank's.  At rank 0 of comm, idx (as many entries as comm
- * has ranks; ignored elsewhere) becomes every rank's group index: equal
- * names, equal index, numbered by first appearance.  *mine becomes this
- * rank's index.  Collective.  Returns the number of groups on every rank,
- * or -1 on every rank (out of memory). */
-int groupidx_build(MPI_Comm comm, const char *name, int *idx, int *mine);
+typedef struct {
+    int ngroups;  /* groups in the job, on every rank */
+    int size;     /* ranks in this rank's group */
+    int row;      /* this rank's index in its group, by rank */
+    int first;    /* the lowest rank of its group */
+    int index;    /* with members: its group's index, 0..ngroups-1 in order of
+                     the groups' lowest ranks; else -1 */
+    int *members; /* with members: the group's ranks, ascending; malloc'd */
+} groupidx_t;
 
-/* the same with another hash (a test's, to force collisions) */
-int groupidx_build_hashed(MPI_Comm comm, const char *name, int *idx, int *mine,
-                          groupidx_hash_fn hash);
+/* name is this rank's.  want_members (the same on every rank) also gives
+ * each rank its group's list and index: for small groups (a node's ranks),
+ * as every rank of a group gets the whole list.  Collective.  Returns 0,
+ * or -1 on every rank (out of memory). */
+int groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi);
+
+/* the same with another hash (a test's, to send every name to one home) */
+int groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
+                          groupidx_t *gi, groupidx_hash_fn hash);
+
+void groupidx_free(groupidx_t *gi);
 
 #endif

@@ -9,6 +9,9 @@
 #include "groupidx.h"
 #include "topo.h"
 
+/* MPI_Comm_create_group's tag for the node communicator */
+#define TOPO_NODE_TAG 7518
+
 #if SCR_HAVE_PMIX
 #include <pmix.h>
 
@@ -74,30 +77,33 @@ static int topo_from_pmix(topo_t *topo)
 }
 #endif
 
-/* split comm by host name: ranks sharing a name share a node; the counts
- * come from the split unless PMIx gave them for the communicator (PMIx
- * speaks of the whole job, which a communicator of SCR_Init_comm is not) */
+/* the node communicator: ranks sharing a host name share a node; the
+ * counts come from it unless PMIx gave them for the communicator (PMIx
+ * speaks of the whole job, which a communicator of SCR_Init_comm is not).
+ * The node's ranks make it among themselves from their list (groupidx.h):
+ * MPI_Comm_split would have every process gather every rank's color and
+ * key (Open MPI 4.1). */
 static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
 {
-    int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    /* node index: order of first appearance among world ranks */
-    int *idx = rank == 0 ? malloc(sizeof(int) * (size_t)size) : NULL, mine = -1;
-    int nodes = groupidx_build(comm, topo->hostname, idx, &mine);
-    free(idx);
-    if (nodes < 0)
+    groupidx_t gi;
+    if (groupidx_build(comm, topo->hostname, 1, &gi) < 0)
         return -1;
-    topo->node_index = mine;
-    if (MPI_Comm_split(comm, mine, rank, &topo->comm_node) != MPI_SUCCESS)
+    topo->node_index = gi.index;
+    MPI_Group all, mine;
+    MPI_Comm_group(comm, &all);
+    int rc = MPI_Group_incl(all, gi.size, gi.members, &mine);
+    MPI_Group_free(&all);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Comm_create_group(comm, mine, TOPO_NODE_TAG, &topo->comm_node);
+        MPI_Group_free(&mine);
+    }
+    groupidx_free(&gi);
+    if (rc != MPI_SUCCESS)
         return -1;
-    int lrank, lsize;
-    MPI_Comm_rank(topo->comm_node, &lrank);
-    MPI_Comm_size(topo->comm_node, &lsize);
     if (counts) {
-        topo->local_rank = lrank;
-        topo->local_size = lsize;
-        topo->num_nodes = nodes;
+        topo->local_rank = gi.row;
+        topo->local_size = gi.size;
+        topo->num_nodes = gi.ngroups;
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "groupidx.h"
 #include "log.h"
 #include "path.h"
+#include "rdv.h"
 #include "sets.h"
 #include "units.h"
 
@@ -274,27 +275,37 @@ static int rd_send_sets(scr_ctx_t *ctx, const int *set_of, int set_id, int **mem
     return 0;
 }
 
-/* Rank 0 partitions the ranks into sets (sets.h) by their failure groups
- * (groupidx.h) and tells each its set's id and members: only rank 0 holds
- * anything per rank.  SINGLE, or fewer groups than min_size: every rank a
- * set of its own.  *groups becomes the number of groups on every rank.  0,
- * or -1 on every rank (out of memory at rank 0). */
-static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_size,
-                        int *set_id, int **members, int *n, int *groups)
+/* every rank a set of its own */
+static int rd_own_set(scr_ctx_t *ctx, int *set_id, int **members, int *n)
 {
-    char mine[GROUPIDX_NAME] = "";
-    rd_group_name(ctx, rd, mine, sizeof(mine));
-    int root = ctx->rank == 0, mine_idx, ok;
+    *set_id = ctx->rank;
+    *n = 1;
+    *members = rd_members_alloc(ctx, 1);
+    (*members)[0] = ctx->rank;
+    return 0;
+}
+
+/* Rank 0 partitions (sets_partition), from the group of every rank (its
+ * group's lowest rank, 4 bytes a rank at rank 0 alone), and tells each
+ * rank its set.  For jobs whose groups differ so much in size that a row
+ * is too short for a set (sets_rows_fit): sets_partition borrows members
+ * across rows, which needs the whole job in view. */
+static int rd_central(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_size,
+                      int *set_id, int **members, int *n)
+{
+    int root = ctx->rank == 0, ok = 1;
     int *group = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
     int *set_of = root ? malloc(sizeof(int) * (size_t)ctx->ranks) : NULL;
-    *groups = groupidx_build(ctx->comm, mine, set_of ? group : NULL, &mine_idx);
-    ok = *groups >= 0;
+    if (root)
+        ok = group && set_of;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    if (ok)
+        MPI_Gather(&gi->first, 1, MPI_INT, group, 1, MPI_INT, 0, ctx->comm);
     if (ok && root) {
-        if (rd->type == RED_SINGLE || *groups < min_size)
-            for (int r = 0; r < ctx->ranks; r++)
-                set_of[r] = r;
-        else
-            ok = sets_partition(group, ctx->ranks, size, min_size, set_of) > 0;
+        /* a group's index: its lowest rank's place among the lowest ranks */
+        for (int r = 0, next = 0; r < ctx->ranks; r++)
+            group[r] = group[r] == r ? next++ : group[group[r]];
+        ok = sets_partition(group, ctx->ranks, size, min_size, set_of) > 0;
     }
     free(group);
     MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
@@ -304,6 +315,84 @@ static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_s
         ok = rd_send_sets(ctx, set_of, *set_id, members, n) == 0;
     free(set_of);
     return ok ? 0 : -1;
+}
+
+/* rows longer than this (a failure group of more ranks) take rd_central:
+ * each process holds two vectors of a count per row */
+#define RD_ROWS_MAX 4096
+
+/* each rank's row's count and its position in it, from a count per row
+ * summed over the job and over the ranks below: -1 on every rank when the
+ * rows are too long for the vectors or a row is too short for a set */
+static int rd_row_place(scr_ctx_t *ctx, const groupidx_t *gi, int min_size, int *count,
+                        int *pos)
+{
+    int rows, fit = 0;
+    MPI_Allreduce(&gi->size, &rows, 1, MPI_INT, MPI_MAX, ctx->comm);
+    if (rows > RD_ROWS_MAX)
+        return -1;
+    int *one = calloc((size_t)rows, sizeof(int)),
+        *all = calloc((size_t)rows, sizeof(int));
+    int *below = calloc((size_t)rows, sizeof(int)), ok = one && all && below, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, ctx->comm);
+    if (all_ok) {
+        one[gi->row] = 1;
+        MPI_Allreduce(one, all, rows, MPI_INT, MPI_SUM, ctx->comm);
+        MPI_Exscan(one, below, rows, MPI_INT, MPI_SUM, ctx->comm);
+        fit = sets_rows_fit(all, rows, min_size);
+        *count = all[gi->row];
+        *pos = ctx->rank == 0 ? 0 : below[gi->row]; /* rank 0's is undefined */
+    }
+    free(one);
+    free(all);
+    free(below);
+    return fit ? 0 : -1;
+}
+
+/* The sets without any process seeing the whole job: each rank's piece of
+ * its row (sets_row_piece) names its set, and the set's members meet at
+ * the home of (row, piece) (rdv.h) to learn each other. */
+static int rd_by_rows(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_size,
+                      int count, int pos, int *set_id, int **members, int *n)
+{
+    int key[2] = {gi->row, sets_row_piece(count, size, min_size, pos)};
+    uint64_t hash = ((uint64_t)(unsigned)key[0] << 32) | (unsigned)key[1];
+    rdv_peers_t p;
+    if (rdv_find(ctx->comm, key, (int)sizeof(key), hash, 1, &p) < 0)
+        return -1;
+    *members = p.members;
+    *n = p.count;
+    *set_id = p.first;
+    return 0;
+}
+
+/* Every rank learns its set's id and members.  SINGLE, GROUP=WORLD, or
+ * fewer groups than min_size: every rank a set of its own.  *groups
+ * becomes the number of failure groups on every rank.  0, or -1 on every
+ * rank (out of memory). */
+static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_size,
+                        int *set_id, int **members, int *n, int *groups)
+{
+    *groups = 1;
+    if (rd->type == RED_SINGLE || strcmp(rd->group, "WORLD") == 0)
+        return rd_own_set(ctx, set_id, members, n);
+    char mine[GROUPIDX_NAME] = "";
+    rd_group_name(ctx, rd, mine, sizeof(mine));
+    groupidx_t gi;
+    if (groupidx_build(ctx->comm, mine, 0, &gi) < 0)
+        return -1;
+    *groups = gi.ngroups;
+    if (gi.ngroups < min_size)
+        return rd_own_set(ctx, set_id, members, n);
+    int count = 0, pos = 0;
+    if (rd_row_place(ctx, &gi, min_size, &count, &pos) == 0)
+        return rd_by_rows(ctx, &gi, size, min_size, count, pos, set_id, members, n);
+    if (ctx->rank == 0)
+        log_dbg(1,
+                "CKPT=%d: a row of the failure groups is too short or too long for "
+                "sets made row by row: rank 0 partitions the job",
+                rd->index);
+    return rd_central(ctx, &gi, size, min_size, set_id, members, n);
 }
 
 /* rd->comm over rd->members (ascending ranks of ctx->comm, so the set's
@@ -555,16 +644,28 @@ int reddesc_from_kvtree(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
                                rd->set_id);
     if (ctx->rank == 0)
         log_dbg(1, "a rank without its redundancy set, or sets that disagree: "
-                   "MPI_Comm_split over the job");
-    /* some rank without its set, or sets that disagree: a split over the
-     * job finds which members each set really has */
-    MPI_Comm_split(ctx->comm, ok ? rd->set_id : MPI_UNDEFINED, ctx->rank, &rd->comm);
+                   "the members of each set meet by its id");
+    /* some rank without its set, or sets that disagree: the ranks that
+     * still hold each set meet at its id's home (rdv.h), which finds which
+     * members each set really has */
+    rdv_peers_t p;
+    int id = rd->set_id;
+    if (rdv_find(ctx->comm, ok ? &id : NULL, (int)sizeof(id), (uint64_t)(unsigned)id, 1,
+                 &p) < 0)
+        return errprintf(err, "rank %d: out of memory for the redundancy sets",
+                         ctx->rank);
     if (!ok)
         return errprintf(err, "no usable redundancy descriptor");
-    int n;
-    MPI_Comm_size(rd->comm, &n);
-    if (n != rd->set_size)
-        return errprintf(err, "set %d has %d of its %d members", rd->set_id, n,
+    if (p.count != rd->set_size) {
+        rdv_peers_free(&p);
+        return errprintf(err, "set %d has %d of its %d members", rd->set_id, p.count,
                          rd->set_size);
-    return 0;
+    }
+    free(rd->members);
+    rd->members = p.members;
+    rd->set_rank = p.row;
+    return rd_comm_create(ctx, rd) == 0
+               ? 0
+               : errprintf(err, "rank %d: set %d: no communicator", ctx->rank,
+                           rd->set_id);
 }

@@ -152,6 +152,24 @@ out:
     return nsets;
 }
 
+int sets_row_piece(int n, int set_size, int min_size, int pos)
+{
+    if (set_size < 1 || pos < 0 || pos >= n || n < min_size)
+        return -1;
+    int full = n / set_size, rest = n % set_size, piece = pos / set_size;
+    if (rest > 0 && rest < min_size && full > 0 && piece == full)
+        piece--;
+    return piece;
+}
+
+int sets_rows_fit(const int *count, int rows, int min_size)
+{
+    for (int r = 0; r < rows; r++)
+        if (count[r] > 0 && count[r] < min_size)
+            return 0;
+    return 1;
+}
+
 /* splitmix64's finalizer: every input bit moves every output bit */
 static uint64_t sets_mix(uint64_t x)
 {

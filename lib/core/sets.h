@@ -3,11 +3,14 @@
  *
  * A set never holds two processes of one failure group (guide 2.11), so
  * losing a group (a node, a power supply) costs each set at most one member.
- * Ranks are taken row by row: the first rank of every group, then the second
- * of every group, and so on; a set closes when it reaches the wanted size or
- * the next rank's group is already in it.  A set left smaller than min_size
- * joins an earlier set that has none of its groups.  Pure computation, no
- * MPI, so every process computes the same answer from the same input.
+ * SCR_Init cuts each row (the r-th rank of every group) into sets without
+ * any process seeing the whole job (sets_row_piece); when a row is too
+ * short for that, rank 0 runs sets_partition over the whole job: ranks are
+ * taken row by row, the first rank of every group, then the second of every
+ * group, and so on; a set closes when it reaches the wanted size or the next
+ * rank's group is already in it.  A set left smaller than min_size borrows
+ * a member or joins an earlier set that has none of its groups.  Pure
+ * computation, no MPI.
  */
 #ifndef SCR_SETS_H
 #define SCR_SETS_H
@@ -18,6 +21,20 @@
  * On return set_of[r] is the set id of rank r (the lowest rank in its set).
  * Returns the number of sets, or -1 on bad input. */
 int sets_partition(const int *group, int ranks, int set_size, int min_size, int *set_of);
+
+/* The rule of SCR_Init's distributed partition (lib/base/desc.c), where
+ * no process sees every rank.  Row r is the r-th rank (by world rank) of
+ * every group that has one, so its n ranks are all of different groups;
+ * they are cut, in world rank order, into sets of set_size, and a last
+ * piece smaller than min_size joins the piece before it.  Returns the
+ * piece of the rank at position pos of its row, or -1 when the row has
+ * fewer than min_size ranks (its ranks cannot make a set alone: the job
+ * then takes sets_partition, which borrows across rows). */
+int sets_row_piece(int n, int set_size, int min_size, int pos);
+
+/* 1 when every row that has ranks (count[r], r < rows) has at least
+ * min_size of them, so sets_row_piece places every rank */
+int sets_rows_fit(const int *count, int rows, int min_size);
 
 /* Whether every rank's list of its set agrees with its members' lists,
  * from two sums over the job instead of a gather: each rank adds the terms

@@ -34,6 +34,8 @@ check "groups: checkpoint with XOR over power supplies" \
 	sim_run "$out/g1" "$ALL" "$ex" --steps 4 --size 200000
 check "groups: XOR sets of 2 (one rank per supply)" \
 	sh -c "test \$(find $("$simnode" shm "$sim_dir") -name '*_of_2_in_*.xor' | wc -l) -eq 8"
+check "groups: the sets made row by row, no rank partitioning the job" \
+	sh -c "! grep -q 'rank 0 partitions the job' '$out/g1'"
 for n in node1 node2; do
 	"$simnode" kill "$sim_dir" $n
 	"$simnode" wipe "$sim_dir" $n
@@ -50,13 +52,16 @@ check "one node: XOR falls back to SINGLE, said once" \
 	sh -c "test \$(grep -c 'falling back to SINGLE' '$out/one') -eq 1"
 check "one node: the checkpoint is SINGLE" has "$out/one" "dataset 1 \(step.2\).*SINGLE"
 
-# uneven nodes: node1 runs three ranks, node2 and node3 one each; the
-# partition (rank 0's) leaves one of node1's ranks in no set it can join,
-# and that rank alone keeps its data as SINGLE; the others' sets rebuild
+# uneven nodes: node1 runs three ranks, node2 and node3 one each; its third
+# rank is a row of one, too short for sets made row by row, so rank 0
+# partitions the job, which leaves one of node1's ranks in no set it can
+# join, and that rank alone keeps its data as SINGLE
 sim_setup 3
 SIM_ENV=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4 -x SCR_DEBUG=1 -x SCR_FLUSH=0)
 export SIM_NP=5
 check "uneven nodes: runs" sim_run "$out/uneven" node1:3,node2:1,node3:1 "$ex" --steps 2 --size 1000
+check "uneven nodes: a row too short, rank 0 partitions" \
+	has "$out/uneven" "a row of the failure groups is too short or too long.*rank 0 partitions the job"
 check "uneven nodes: one rank has no partner outside its node, said once" \
 	sh -c "test \$(grep -c 'no XOR partner outside failure group of rank [0-9]*; its data is kept as SINGLE' '$out/uneven') -eq 1"
 check "uneven nodes: the others are in XOR sets" \

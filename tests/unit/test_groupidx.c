@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_groupidx.c - group indices from hashed names (groupidx.h): at rank
- * 0 every rank's group by first appearance, at every rank its own, and
- * their count everywhere; one name for all; the same answers when the hash
- * makes every name collide, or two of them (the names are then gathered
- * whole).  Run under mpirun with any number of processes. */
+/* test_groupidx.c - groups of ranks by name met at a home process
+ * (groupidx.h, rdv.h): every rank's group size, index in its group, lowest
+ * rank and the number of groups; with members its group's list and index
+ * by first appearance.  Blocks of two, names dealt round robin, one name
+ * for all, names that differ only in their last byte, and the same answers
+ * when a hash sends every name to one home or makes two names collide.
+ * Ranks without a key take part and get nothing.  Run under mpirun with
+ * any number of processes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "groupidx.h"
+#include "rdv.h"
 
 static uint64_t hash_none(const char *name)
 {
@@ -22,26 +27,82 @@ static uint64_t hash_first(const char *name)
     return (unsigned char)name[0];
 }
 
-/* rank r is in group (r / 2), named so that a hash of the first character
- * joins groups 0 and 1 (both "a..."); want[r] is r / 2 */
-static int check(MPI_Comm comm, groupidx_hash_fn hash, int same)
+enum { BLOCKS, DEALT, SAME, LONG };
+
+/* rank's group under a layout, and the group's lowest rank and size */
+static int layout_group(int layout, int rank, int ranks, int *first, int *size)
 {
-    int rank, ranks;
+    switch (layout) {
+    case BLOCKS:
+    case LONG:
+        *first = rank - rank % 2;
+        *size = *first + 1 < ranks ? 2 : 1;
+        return rank / 2;
+    case DEALT:
+        *first = rank % 3;
+        *size = (ranks - *first + 2) / 3;
+        return rank % 3;
+    default:
+        *first = 0;
+        *size = ranks;
+        return 0;
+    }
+}
+
+static void layout_name(int layout, int rank, char *name, size_t len)
+{
+    int g = layout_group(layout, rank, 1 << 30, &(int){0}, &(int){0});
+    if (layout == SAME)
+        snprintf(name, len, "WORLD");
+    else if (layout == LONG) /* 510 'x', then the group */
+        snprintf(name, len, "%0510d%c", 0, 'a' + g % 26);
+    else
+        snprintf(name, len, "%c-host%d", g < 2 ? 'a' : 'b', g);
+}
+
+static int check(MPI_Comm comm, groupidx_hash_fn hash, int layout, int want)
+{
+    int rank, ranks, first, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &ranks);
-    char name[64];
-    if (same)
-        snprintf(name, sizeof(name), "WORLD");
+    char name[GROUPIDX_NAME];
+    layout_name(layout, rank, name, sizeof(name));
+    int g = layout_group(layout, rank, ranks, &first, &size);
+    int groups = layout == SAME    ? 1
+                 : layout == DEALT ? (ranks < 3 ? ranks : 3)
+                                   : (ranks + 1) / 2;
+    if (layout == LONG && ranks > 52)
+        return 0; /* 26 letters: more groups would share names */
+    groupidx_t gi;
+    int bad = hash ? groupidx_build_hashed(comm, name, want, &gi, hash) < 0
+                   : groupidx_build(comm, name, want, &gi) < 0;
+    bad = bad || gi.ngroups != groups || gi.size != size || gi.first != first;
+    bad = bad || (gi.members != NULL) != want;
+    for (int i = 0; !bad && want && i < size; i++) /* members: first, and on */
+        bad = gi.members[i] != first + i * (layout == DEALT ? 3 : 1);
+    bad = bad || gi.index != (want ? g : -1);
+    bad = bad || gi.row != (layout == DEALT ? rank / 3 : rank - first);
+    groupidx_free(&gi);
+    int any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);
+    return any;
+}
+
+/* even ranks give one key, odd ranks none */
+static int check_keyless(MPI_Comm comm)
+{
+    int rank, ranks, bad;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    rdv_peers_t p;
+    int even = rank % 2 == 0;
+    bad = rdv_find(comm, even ? "k" : NULL, 1, 7, 1, &p) < 0;
+    if (even)
+        bad = bad || p.count != (ranks + 1) / 2 || p.row != rank / 2 || p.first != 0 ||
+              p.members[p.count - 1] != (ranks - 1) / 2 * 2;
     else
-        snprintf(name, sizeof(name), "%c-host%d", rank / 2 < 2 ? 'a' : 'b', rank / 2);
-    int *idx = rank == 0 ? malloc(sizeof(int) * (size_t)ranks) : NULL, bad = 0, mine = -1;
-    int n = hash ? groupidx_build_hashed(comm, name, idx, &mine, hash)
-                 : groupidx_build(comm, name, idx, &mine);
-    for (int r = 0; rank == 0 && r < ranks; r++)
-        bad |= idx[r] != (same ? 0 : r / 2);
-    bad |= mine != (same ? 0 : rank / 2);
-    bad |= n != (same ? 1 : (ranks + 1) / 2);
-    free(idx);
+        bad = bad || p.count != 0 || p.members != NULL;
+    rdv_peers_free(&p);
     int any;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);
     return any;
@@ -54,21 +115,30 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     static const struct {
         groupidx_hash_fn hash;
-        int same;
+        int layout;
         const char *what;
     } cases[] = {
-        {NULL, 0, "two ranks a group, numbered by first appearance"},
-        {NULL, 1, "one name for all: one group"},
-        {hash_none, 0, "every name colliding: the names gathered whole"},
-        {hash_first, 0, "two names colliding: the names gathered whole"},
-        {hash_none, 1, "one name, one hash: no collision"},
+        {NULL, BLOCKS, "two ranks a group"},
+        {NULL, DEALT, "three names dealt round robin"},
+        {NULL, SAME, "one name for all: one group"},
+        {NULL, LONG, "511-byte names differing in the last byte"},
+        {hash_none, BLOCKS, "every name at one home"},
+        {hash_first, BLOCKS, "two names of one hash stay two groups"},
+        {hash_none, DEALT, "names dealt, at one home"},
     };
-    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        int bad = check(MPI_COMM_WORLD, cases[c].hash, cases[c].same);
-        if (rank == 0)
-            printf("%s %d - %s\n", bad ? "not ok" : "ok", ++t, cases[c].what);
-        fails += bad;
-    }
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+        for (int want = 0; want < 2; want++) {
+            int bad = check(MPI_COMM_WORLD, cases[c].hash, cases[c].layout, want);
+            if (rank == 0)
+                printf("%s %d - %s, %s\n", bad ? "not ok" : "ok", ++t, cases[c].what,
+                       want ? "with the members and index" : "counts only");
+            fails += bad;
+        }
+    int bad = check_keyless(MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s %d - ranks without a key take part and get nothing\n",
+               bad ? "not ok" : "ok", ++t);
+    fails += bad;
     if (rank == 0)
         printf("1..%d\n", t);
     MPI_Finalize();

@@ -83,8 +83,97 @@ static void test_agree(int *set_of, int n)
        "a list out of order or without its own rank is refused, adding nothing");
 }
 
+/* the distributed rule as SCR_Init runs it, one process here: each rank's
+ * row (its index in its group) and position in its row (by rank), the
+ * rows' counts, a piece per rank, and a set per (row, piece) named by its
+ * lowest rank.  -1 when some row is too short (sets_rows_fit). */
+static int by_rows(const int *group, int ranks, int set_size, int min_size, int *set_of)
+{
+    int *row = calloc((size_t)ranks, sizeof(int)),
+        *seen = calloc((size_t)ranks, sizeof(int));
+    int *count = calloc((size_t)ranks, sizeof(int)),
+        *pos = malloc(sizeof(int) * (size_t)ranks);
+    int *key = malloc(sizeof(int) * (size_t)ranks), sets = 0, fit;
+    for (int r = 0; r < ranks; r++) {
+        row[r] = seen[group[r]]++;
+        pos[r] = count[row[r]]++;
+    }
+    fit = sets_rows_fit(count, ranks, min_size);
+    for (int r = 0; fit && r < ranks; r++) {
+        int piece = sets_row_piece(count[row[r]], set_size, min_size, pos[r]);
+        key[r] = row[r] * ranks + piece;
+        fit = piece >= 0;
+        set_of[r] = r;
+        for (int q = 0; q < r; q++)
+            if (key[q] == key[r]) {
+                set_of[r] = set_of[q];
+                break;
+            }
+        sets += set_of[r] == r;
+    }
+    free(row);
+    free(seen);
+    free(count);
+    free(pos);
+    free(key);
+    return fit ? sets : -1;
+}
+
+/* the largest set of a partition */
+static int largest(const int *set_of, int ranks)
+{
+    int most = 0;
+    for (int r = 0; r < ranks; r++) {
+        int n = 0;
+        for (int q = 0; q < ranks; q++)
+            n += set_of[q] == set_of[r];
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+static void test_rows(void)
+{
+    ok(sets_row_piece(10, 4, 2, 3) == 0 && sets_row_piece(10, 4, 2, 4) == 1 &&
+           sets_row_piece(10, 4, 2, 9) == 2,
+       "a row of 10 in sets of 4: pieces of 4, 4 and 2");
+    ok(sets_row_piece(9, 4, 2, 8) == 1 && sets_row_piece(9, 4, 2, 7) == 1,
+       "a row of 9, minimum 2: the last rank joins the piece before it");
+    ok(sets_row_piece(3, 8, 2, 2) == 0, "a row shorter than the set size: one piece");
+    ok(sets_row_piece(1, 4, 2, 0) < 0 && sets_row_piece(5, 4, 2, 5) < 0 &&
+           sets_row_piece(5, 0, 2, 0) < 0,
+       "a row too short, a position past it, no set size: refused");
+    int c1[3] = {4, 4, 2}, c2[3] = {4, 4, 1};
+    ok(sets_rows_fit(c1, 3, 2) && !sets_rows_fit(c2, 3, 2),
+       "rows fit unless one has fewer ranks than the minimum");
+
+    int g8[8] = {0, 0, 1, 1, 2, 2, 3, 3}, set[64], small;
+    ok(by_rows(g8, 8, 4, 2, set) == 2 && valid(g8, 8, set, 2, &small) && set[6] == 0 &&
+           set[7] == 1,
+       "8 ranks/4 nodes, size 4: sets 0,2,4,6 and 1,3,5,7 as sets_partition makes");
+    int g10[10] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    ok(by_rows(g10, 10, 4, 2, set) == 2 && valid(g10, 10, set, 2, &small) && small == 0 &&
+           largest(set, 10) == 5,
+       "5 nodes, size 4: the fifth node's ranks join the sets of their rows");
+    int gu[7] = {0, 0, 0, 1, 1, 2, 2};
+    ok(by_rows(gu, 7, 8, 2, set) < 0, "3,2,2 ranks, minimum 2: the third row is short");
+    int ranks = 1000, *g = malloc(sizeof(int) * 1000), *s = malloc(sizeof(int) * 1000);
+    for (int r = 0; r < ranks; r++)
+        g[r] = (r / 5) % 40; /* 40 nodes of 25 ranks, 5 at a time */
+    int n = by_rows(g, ranks, 8, 3, s);
+    ok(n == 125 && valid(g, ranks, s, 3, &small) && small == 0 && largest(s, ranks) == 8,
+       "1000 ranks on 40 nodes, size 8: %d sets of 8", n);
+    n = by_rows(g, ranks, 7, 3, s);
+    ok(n > 0 && valid(g, ranks, s, 3, &small) && small == 0 && largest(s, ranks) <= 9,
+       "size 7, minimum 3: %d sets of 7 or, with a row's rest, 9 at most", n);
+    free(g);
+    free(s);
+}
+
 int main(void)
 {
+    test_rows();
+
     /* 8 ranks on 4 nodes, 2 per node, in block order */
     int g8[8] = {0, 0, 1, 1, 2, 2, 3, 3}, set[64], small;
     int n = sets_partition(g8, 8, 4, 2, set);

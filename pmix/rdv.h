@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* rdv.h - processes holding equal keys find each other, and no process
+ * holds anything of every rank.
+ *
+ * Each process sends its key to a home process picked by the key's hash,
+ * through xchg.h's sparse exchange: homes need not know how many keys will
+ * come.  Once every key has arrived, a home
+ * sorts what it got by key and rank and answers each sender: how many hold
+ * its key, its index among them by rank, the lowest rank, and optionally
+ * the whole ascending list.  Keys are compared whole, so two keys of one
+ * hash are told apart.
+ *
+ * What one process holds is what was sent to it: a few keys each for
+ * names spread by a good hash (a node's ranks share a key: one message per
+ * rank, one home per node).  This replaces gathers to rank 0 and Open MPI's
+ * MPI_Comm_split, which gathers every rank's color and key on every
+ * process.  Used for node and failure group numbering (groupidx.h) and for
+ * the redundancy sets (lib/base/desc.c).
+ */
+#ifndef SCR_RDV_H
+#define SCR_RDV_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef struct {
+    int count;    /* processes that gave this key */
+    int row;      /* this process's index among them, by rank */
+    int first;    /* the lowest rank among them */
+    int *members; /* with want_members: all of them, ascending; malloc'd */
+} rdv_peers_t;
+
+/* Collective over comm.  key (len bytes, at most RDV_KEY_MAX) and its hash,
+ * which picks the home; key NULL takes part without a key (peers then
+ * stays empty: count 0).  want_members must be the same on every process.
+ * Returns 0, or -1 on every process when one ran out of memory. */
+int rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_members,
+             rdv_peers_t *peers);
+
+void rdv_peers_free(rdv_peers_t *peers);
+
+#define RDV_KEY_MAX 1024
+
+#endif

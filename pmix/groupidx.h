@@ -35,8 +35,8 @@ typedef struct {
 
 /* name is this rank's.  want_members (the same on every rank) also gives
  * each rank its group's list and index: for small groups (a node's ranks),
- * as every rank of a group gets the whole list.  Collective.  Returns 0,
- * or -1 on every rank (out of memory). */
+ * as every rank of a group gets the whole list.  Collective.  Returns 0
+ * (no memory for a rendezvous ends the job, rdv.h). */
 int groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi);
 
 /* the same with another hash (a test's, to send every name to one home) */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rdv.c - rendezvous of equal keys at a home process (rdv.h) */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,27 +106,39 @@ static int rdv_answer_all(MPI_Comm comm, rdv_home_t *h, int want, MPI_Request *r
     return sent;
 }
 
+/* A rendezvous that cannot go on (no memory, or a caller's key too long):
+ * a home that cannot keep or answer a key leaves its sender waiting, so
+ * the job ends (as SCR_Init's other allocations of a set's few ranks do)
+ * instead of hanging or spending a collective per call to agree on it. */
+static void rdv_fail(MPI_Comm comm, const char *what)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    fprintf(stderr, "SCR: rank %d: SCR_Init's rendezvous: %s\n", rank, what);
+    MPI_Abort(comm, 1);
+}
+
 /* this process's answer from home */
-static int rdv_receive(MPI_Comm comm, int home, int want, rdv_peers_t *peers)
+static void rdv_receive(MPI_Comm comm, int home, int want, rdv_peers_t *peers)
 {
     MPI_Status st;
     int n;
     MPI_Probe(home, RDV_TAG_ANS, comm, &st);
     MPI_Get_count(&st, MPI_INT, &n);
     int *a = malloc(sizeof(int) * (size_t)n);
-    if (!a) /* the answer cannot be taken, and its home waits for it */
-        MPI_Abort(comm, 1);
+    if (!a)
+        rdv_fail(comm, "out of memory for an answer");
     MPI_Recv(a, n, MPI_INT, home, RDV_TAG_ANS, comm, MPI_STATUS_IGNORE);
     peers->count = a[0];
     peers->row = a[1];
     peers->first = a[2];
     if (want) {
         peers->members = malloc(sizeof(int) * (size_t)a[0]);
-        if (peers->members)
-            memcpy(peers->members, a + 3, sizeof(int) * (size_t)a[0]);
+        if (!peers->members)
+            rdv_fail(comm, "out of memory for a list of members");
+        memcpy(peers->members, a + 3, sizeof(int) * (size_t)a[0]);
     }
     free(a);
-    return want && !peers->members ? -1 : 0;
 }
 
 static void rdv_home_free(rdv_home_t *h)
@@ -135,43 +148,34 @@ static void rdv_home_free(rdv_home_t *h)
     free(h->e);
 }
 
-int rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_members,
-             rdv_peers_t *peers)
+void rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_members,
+              rdv_peers_t *peers)
 {
-    int ranks, ok, all;
+    int ranks;
     MPI_Comm_size(comm, &ranks);
     memset(peers, 0, sizeof(*peers));
     peers->row = peers->first = -1;
+    if (key && (len < 0 || len > RDV_KEY_MAX))
+        rdv_fail(comm, "a key longer than RDV_KEY_MAX");
     int home = (int)(rdv_mix(hash) % (uint64_t)ranks);
-    rdv_home_t h = {NULL, 0, 0, key == NULL || (len >= 0 && len <= RDV_KEY_MAX)};
+    rdv_home_t h = {NULL, 0, 0, 1};
     const char *buf = key;
-    xchg_bytes(comm, key && h.ok ? 1 : 0, &home, &buf, &len, rdv_take, &h);
+    xchg_bytes(comm, key ? 1 : 0, &home, &buf, &len, rdv_take, &h);
     MPI_Request *reqs = malloc(sizeof(*reqs) * (size_t)(h.n ? h.n : 1));
     int **bufs = calloc((size_t)(h.n ? h.n : 1), sizeof(int *));
-    ok = h.ok && reqs && bufs;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
-    int answered = 0;
-    if (all) {
-        answered = rdv_answer_all(comm, &h, want_members, reqs, bufs);
-        ok = answered == h.n;
-    }
-    /* every process was answered unless some home ran out of memory here,
-     * and then its senders wait: abort rather than hang */
-    if (all && !ok)
-        MPI_Abort(comm, 1);
-    if (all && key)
-        ok = rdv_receive(comm, home, want_members, peers) == 0;
-    if (answered)
-        MPI_Waitall(answered, reqs, MPI_STATUSES_IGNORE);
-    for (int i = 0; bufs && i < h.n; i++)
+    if (!h.ok || !reqs || !bufs)
+        rdv_fail(comm, "out of memory for the keys sent here");
+    int answered = rdv_answer_all(comm, &h, want_members, reqs, bufs);
+    if (answered < h.n)
+        rdv_fail(comm, "out of memory for the answers");
+    if (key)
+        rdv_receive(comm, home, want_members, peers);
+    MPI_Waitall(answered, reqs, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < h.n; i++)
         free(bufs[i]);
     free(bufs);
     free(reqs);
     rdv_home_free(&h);
-    if (!all)
-        return -1;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm);
-    return all ? 0 : -1;
 }
 
 void rdv_peers_free(rdv_peers_t *peers)

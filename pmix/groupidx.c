@@ -7,8 +7,6 @@
 #include "groupidx.h"
 #include "rdv.h"
 
-#define GROUPIDX_TAG 7517
-
 static uint64_t groupidx_fnv1a(const char *name)
 {
     uint64_t h = 1469598103934665603ULL;
@@ -17,31 +15,10 @@ static uint64_t groupidx_fnv1a(const char *name)
     return h;
 }
 
-/* the groups' indices: the lowest ranks count themselves in rank order
- * and tell their group's other members */
-static void groupidx_number(MPI_Comm comm, int rank, groupidx_t *gi)
-{
-    int lead = gi->first == rank, below = 0;
-    MPI_Exscan(&lead, &below, 1, MPI_INT, MPI_SUM, comm);
-    if (rank == 0)
-        below = 0; /* MPI_Exscan leaves rank 0's undefined */
-    if (!lead) {
-        MPI_Recv(&gi->index, 1, MPI_INT, gi->first, GROUPIDX_TAG, comm,
-                 MPI_STATUS_IGNORE);
-        return;
-    }
-    gi->index = below;
-    for (int i = 1; i < gi->size; i++)
-        MPI_Send(&gi->index, 1, MPI_INT, gi->members[i], GROUPIDX_TAG, comm);
-}
-
 int groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
                           groupidx_t *gi, groupidx_hash_fn hash)
 {
-    int rank;
-    MPI_Comm_rank(comm, &rank);
     memset(gi, 0, sizeof(*gi));
-    gi->index = -1;
     size_t len = strnlen(name, GROUPIDX_NAME - 1);
     rdv_peers_t p;
     rdv_find(comm, name, (int)len, hash(name), want_members, &p);
@@ -49,16 +26,54 @@ int groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
     gi->row = p.row;
     gi->first = p.first;
     gi->members = p.members;
-    int lead = gi->first == rank;
-    MPI_Allreduce(&lead, &gi->ngroups, 1, MPI_INT, MPI_SUM, comm);
-    if (want_members)
-        groupidx_number(comm, rank, gi);
+    gi->ngroups = p.keys;
     return 0;
 }
 
 int groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi)
 {
     return groupidx_build_hashed(comm, name, want_members, gi, groupidx_fnv1a);
+}
+
+/* all[r] (ranks in row r) and below[r] (those of lower rank), r < rows,
+ * and in all[rows] the ranks whose row is past them */
+static void groupidx_count(MPI_Comm comm, const groupidx_t *gi, int rows, int *v,
+                           int *all, int *below)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    memset(v, 0, sizeof(int) * (size_t)(rows + 1));
+    v[gi->row < rows ? gi->row : rows] = 1;
+    MPI_Allreduce(v, all, rows + 1, MPI_INT, MPI_SUM, comm);
+    MPI_Exscan(v, below, rows + 1, MPI_INT, MPI_SUM, comm);
+    if (rank == 0) /* MPI_Exscan leaves rank 0's undefined */
+        memset(below, 0, sizeof(int) * (size_t)(rows + 1));
+}
+
+int groupidx_rows(MPI_Comm comm, const groupidx_t *gi, int first_rows, int max_rows,
+                  int *count, int *pos, int *nrows)
+{
+    int rows = first_rows, shortest = -1;
+    size_t n = (size_t)(max_rows > first_rows ? max_rows : first_rows) + 1;
+    int *v = malloc(sizeof(int) * 3 * n);
+    if (!v)
+        return -2; /* the others wait in the collective: the caller ends the job */
+    int *all = v + n, *below = v + 2 * n;
+    groupidx_count(comm, gi, rows, v, all, below);
+    if (all[rows] > 0) { /* a group longer than first_rows */
+        MPI_Allreduce(&gi->size, &rows, 1, MPI_INT, MPI_MAX, comm);
+        if (rows <= max_rows)
+            groupidx_count(comm, gi, rows, v, all, below);
+    }
+    if (rows <= max_rows) {
+        *count = all[gi->row];
+        *pos = below[gi->row];
+        for (int r = 0; r < rows && all[r] > 0; r++) /* rows shrink: r-th needs > r */
+            shortest = all[r];
+    }
+    free(v);
+    *nrows = rows;
+    return shortest;
 }
 
 void groupidx_free(groupidx_t *gi)

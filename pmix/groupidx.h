@@ -28,13 +28,11 @@ typedef struct {
     int size;     /* ranks in this rank's group */
     int row;      /* this rank's index in its group, by rank */
     int first;    /* the lowest rank of its group */
-    int index;    /* with members: its group's index, 0..ngroups-1 in order of
-                     the groups' lowest ranks; else -1 */
     int *members; /* with members: the group's ranks, ascending; malloc'd */
 } groupidx_t;
 
 /* name is this rank's.  want_members (the same on every rank) also gives
- * each rank its group's list and index: for small groups (a node's ranks),
+ * each rank its group's list: for small groups (a node's ranks),
  * as every rank of a group gets the whole list.  Collective.  Returns 0
  * (no memory for a rendezvous ends the job, rdv.h). */
 int groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi);
@@ -42,6 +40,18 @@ int groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t
 /* the same with another hash (a test's, to send every name to one home) */
 int groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
                           groupidx_t *gi, groupidx_hash_fn hash);
+
+/* Rows: row r is the r-th rank of every group that has one.  Gives each
+ * rank its row's length (*count) and the number of its row's ranks of
+ * lower rank (*pos), from one MPI_Allreduce and one MPI_Exscan of a count
+ * per row: first over first_rows rows, the longer groups counted together;
+ * when there are any, again over as many rows as the longest group has,
+ * unless that is more than max_rows.  *rows becomes the number of rows
+ * counted (the same on every rank).  Collective.  Returns the length of
+ * the shortest row, -1 on every rank when a group has more than max_rows
+ * ranks, or -2 on this rank when it is out of memory. */
+int groupidx_rows(MPI_Comm comm, const groupidx_t *gi, int first_rows, int max_rows,
+                  int *count, int *pos, int *rows);
 
 void groupidx_free(groupidx_t *gi);
 

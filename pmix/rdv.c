@@ -89,8 +89,7 @@ static int rdv_same_key(const rdv_entry_t *x, const rdv_entry_t *y)
 static int rdv_answer_all(MPI_Comm comm, rdv_home_t *h, int want, MPI_Request *reqs,
                           int **bufs)
 {
-    qsort(h->e, (size_t)h->n, sizeof(*h->e), rdv_entry_cmp);
-    int sent = 0;
+    int sent = 0; /* h->e is sorted */
     for (int start = 0, end; start < h->n; start = end) {
         for (end = start + 1; end < h->n && rdv_same_key(&h->e[start], &h->e[end]);)
             end++;
@@ -160,11 +159,16 @@ void rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_m
     int home = (int)(rdv_mix(hash) % (uint64_t)ranks);
     rdv_home_t h = {NULL, 0, 0, 1};
     const char *buf = key;
-    xchg_bytes(comm, key ? 1 : 0, &home, &buf, &len, rdv_take, &h);
+    xchg_bytes_open(comm, key ? 1 : 0, &home, &buf, &len, rdv_take, &h);
     MPI_Request *reqs = malloc(sizeof(*reqs) * (size_t)(h.n ? h.n : 1));
     int **bufs = calloc((size_t)(h.n ? h.n : 1), sizeof(int *));
     if (!h.ok || !reqs || !bufs)
         rdv_fail(comm, "out of memory for the keys sent here");
+    qsort(h.e, (size_t)h.n, sizeof(*h.e), rdv_entry_cmp);
+    int keys = 0; /* distinct keys here; their sum closes the exchange */
+    for (int i = 0; i < h.n; i++)
+        keys += i == 0 || !rdv_same_key(&h.e[i - 1], &h.e[i]);
+    MPI_Allreduce(&keys, &peers->keys, 1, MPI_INT, MPI_SUM, comm);
     int answered = rdv_answer_all(comm, &h, want_members, reqs, bufs);
     if (answered < h.n)
         rdv_fail(comm, "out of memory for the answers");

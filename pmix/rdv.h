@@ -28,6 +28,7 @@ typedef struct {
     int row;      /* this process's index among them, by rank */
     int first;    /* the lowest rank among them */
     int *members; /* with want_members: all of them, ascending; malloc'd */
+    int keys;     /* distinct keys given in the job, on every process */
 } rdv_peers_t;
 
 /* Collective over comm.  key (len bytes, at most RDV_KEY_MAX) and its hash,

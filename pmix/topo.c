@@ -88,7 +88,6 @@ static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
     groupidx_t gi;
     if (groupidx_build(comm, topo->hostname, 1, &gi) < 0)
         return -1;
-    topo->node_index = gi.index;
     MPI_Group all, mine;
     MPI_Comm_group(comm, &all);
     int rc = MPI_Group_incl(all, gi.size, gi.members, &mine);
@@ -98,6 +97,7 @@ static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
         MPI_Group_free(&mine);
     }
     groupidx_free(&gi);
+    topo->node = gi; /* the list freed: desc.c needs the counts only */
     if (rc != MPI_SUCCESS)
         return -1;
     if (counts) {

@@ -13,12 +13,15 @@
 
 #include <mpi.h>
 
+#include "groupidx.h"
+
 typedef struct {
     char hostname[256];
     int local_rank;
     int local_size;
     int num_nodes;
-    int node_index;     /* 0..num_nodes-1, in order of lowest world rank */
+    groupidx_t node;    /* this node's ranks in comm as a group (no list):
+                           its size, this rank's row, the nodes in comm */
     MPI_Comm comm_node; /* processes on this node */
     const char *source; /* "pmix" or "mpi" */
 } topo_t;

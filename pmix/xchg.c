@@ -26,8 +26,8 @@ static int xchg_take(const MPI_Status *st, MPI_Comm comm, xchg_take_fn take, voi
  * replaced moved N^2 messages: 0.7 s of SCR_Init at 64 ranks on 16
  * simulated nodes (bench/README.md).  The closing barrier keeps a fast
  * process's next exchange from reaching one still here. */
-int xchg_bytes(MPI_Comm comm, int n, const int *dest, const char *const *buf,
-               const int *len, xchg_take_fn take, void *arg)
+static int xchg_run(MPI_Comm comm, int n, const int *dest, const char *const *buf,
+                    const int *len, xchg_take_fn take, void *arg, int close)
 {
     int rc = 0, done = 0;
     MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)(n > 0 ? n : 1));
@@ -51,7 +51,20 @@ int xchg_bytes(MPI_Comm comm, int n, const int *dest, const char *const *buf,
             MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
         }
     }
-    MPI_Barrier(comm);
+    if (close)
+        MPI_Barrier(comm);
     free(req);
     return rc;
+}
+
+int xchg_bytes(MPI_Comm comm, int n, const int *dest, const char *const *buf,
+               const int *len, xchg_take_fn take, void *arg)
+{
+    return xchg_run(comm, n, dest, buf, len, take, arg, 1);
+}
+
+int xchg_bytes_open(MPI_Comm comm, int n, const int *dest, const char *const *buf,
+                    const int *len, xchg_take_fn take, void *arg)
+{
+    return xchg_run(comm, n, dest, buf, len, take, arg, 0);
 }

@@ -21,4 +21,11 @@ typedef int (*xchg_take_fn)(int src, const char *buf, int len, void *arg);
 int xchg_bytes(MPI_Comm comm, int n, const int *dest, const char *const *buf,
                const int *len, xchg_take_fn take, void *arg);
 
+/* the same without the closing barrier, for a caller whose next step on
+ * comm is a collective of its own (rdv.c's sum of the keys): until every
+ * process has passed one, a fast process's next exchange could reach one
+ * still taking this exchange's messages */
+int xchg_bytes_open(MPI_Comm comm, int n, const int *dest, const char *const *buf,
+                    const int *len, xchg_take_fn take, void *arg);
+
 #endif

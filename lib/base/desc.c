@@ -199,6 +199,16 @@ static void rd_group_name(const scr_ctx_t *ctx, const reddesc_t *rd, char *name,
  * disjoint, so one serves all */
 #define RD_SET_TAG 7801
 
+/* a member's rank to its set's leader, and the leader's list back */
+#define RD_JOIN_TAG 7802
+#define RD_LIST_TAG 7803
+
+static int rd_rank_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* room for n members, or the job ends: a process that cannot hold its set's
  * few ranks could not take part in any checkpoint */
 static int *rd_members_alloc(scr_ctx_t *ctx, int n)
@@ -288,7 +298,7 @@ static int rd_own_set(scr_ctx_t *ctx, int *set_id, int **members, int *n)
 /* Rank 0 partitions (sets_partition), from the group of every rank (its
  * group's lowest rank, 4 bytes a rank at rank 0 alone), and tells each
  * rank its set.  For jobs whose groups differ so much in size that a row
- * is too short for a set (sets_rows_fit): sets_partition borrows members
+ * is too short for a set (groupidx_rows): sets_partition borrows members
  * across rows, which needs the whole job in view. */
 static int rd_central(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_size,
                       int *set_id, int **members, int *n)
@@ -318,49 +328,66 @@ static int rd_central(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_si
 }
 
 /* rows longer than this (a failure group of more ranks) take rd_central:
- * each process holds two vectors of a count per row */
+ * each process holds vectors of a count per row */
 #define RD_ROWS_MAX 4096
 
-/* each rank's row's count and its position in it, from a count per row
- * summed over the job and over the ranks below: -1 on every rank when the
- * rows are too long for the vectors or a row is too short for a set */
+/* each rank's row's count, its position in it and the rows counted
+ * (groupidx_rows): -1 on every rank when the rows are too long for the
+ * vectors or a row is too short for a set */
 static int rd_row_place(scr_ctx_t *ctx, const groupidx_t *gi, int min_size, int *count,
-                        int *pos)
+                        int *pos, int *rows)
 {
-    int rows;
-    MPI_Allreduce(&gi->size, &rows, 1, MPI_INT, MPI_MAX, ctx->comm);
-    if (rows > RD_ROWS_MAX)
-        return -1;
-    int *v = calloc(3 * (size_t)rows, sizeof(int)), *all = v + rows,
-        *below = v + 2 * rows;
-    if (!v) { /* 48 KiB at most: a process short of that cannot checkpoint */
-        log_err("rank %d: out of memory for the %d rows of the redundancy sets",
-                ctx->rank, rows);
+    int shortest = groupidx_rows(ctx->comm, gi, 64, RD_ROWS_MAX, count, pos, rows);
+    if (shortest == -2) {
+        log_err("rank %d: out of memory for the rows of the redundancy sets", ctx->rank);
         MPI_Abort(ctx->comm, 1);
     }
-    v[gi->row] = 1;
-    MPI_Allreduce(v, all, rows, MPI_INT, MPI_SUM, ctx->comm);
-    MPI_Exscan(v, below, rows, MPI_INT, MPI_SUM, ctx->comm);
-    int fit = sets_rows_fit(all, rows, min_size);
-    *count = all[gi->row];
-    *pos = ctx->rank == 0 ? 0 : below[gi->row]; /* rank 0's is undefined */
-    free(v);
-    return fit ? 0 : -1;
+    return shortest >= min_size ? 0 : -1;
 }
 
-/* The sets without any process seeing the whole job: each rank's piece of
- * its row (sets_row_piece) names its set, and the set's members meet at
- * the home of (row, piece) (rdv.h) to learn each other. */
-static int rd_by_rows(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_size,
-                      int count, int pos, int *set_id, int **members, int *n)
+/* the first rank of each piece of a row leads its set: every rank finds
+ * its leader, the latest leader of its row at or below it, from one
+ * MPI_Scan of a vector with a rank per row (positions grow with rank) */
+static int rd_row_leader(scr_ctx_t *ctx, int row, int rows, int lead)
 {
-    int key[2] = {gi->row, sets_row_piece(count, size, min_size, pos)};
-    uint64_t hash = ((uint64_t)(unsigned)key[0] << 32) | (unsigned)key[1];
-    rdv_peers_t p;
-    rdv_find(ctx->comm, key, (int)sizeof(key), hash, 1, &p);
-    *members = p.members;
-    *n = p.count;
-    *set_id = p.first;
+    int *v = malloc(sizeof(int) * 2 * (size_t)rows), leader;
+    if (!v) {
+        log_err("rank %d: out of memory for the rows of the redundancy sets", ctx->rank);
+        MPI_Abort(ctx->comm, 1);
+    }
+    for (int r = 0; r < rows; r++)
+        v[r] = -1;
+    v[row] = lead ? ctx->rank : -1;
+    MPI_Scan(v, v + rows, rows, MPI_INT, MPI_MAX, ctx->comm);
+    leader = v[rows + row];
+    free(v);
+    return leader;
+}
+
+/* The sets without any process seeing the whole job: a rank's piece of
+ * its row (sets_row_piece) is its set.  Each member tells the set's
+ * leader (its lowest rank) its rank, and the leader sends back the list. */
+static int rd_by_rows(scr_ctx_t *ctx, const groupidx_t *gi, int size, int min_size,
+                      int count, int pos, int rows, int *set_id, int **members, int *n)
+{
+    int piece = sets_row_piece(count, size, min_size, pos);
+    int lead = pos == piece * size;
+    *set_id = rd_row_leader(ctx, gi->row, rows, lead);
+    *n = sets_piece_size(count, size, min_size, piece);
+    *members = rd_members_alloc(ctx, *n);
+    if (!lead) {
+        MPI_Send(&ctx->rank, 1, MPI_INT, *set_id, RD_JOIN_TAG, ctx->comm);
+        MPI_Recv(*members, *n, MPI_INT, *set_id, RD_LIST_TAG, ctx->comm,
+                 MPI_STATUS_IGNORE);
+        return 0;
+    }
+    (*members)[0] = ctx->rank;
+    for (int i = 1; i < *n; i++)
+        MPI_Recv(&(*members)[i], 1, MPI_INT, MPI_ANY_SOURCE, RD_JOIN_TAG, ctx->comm,
+                 MPI_STATUS_IGNORE);
+    qsort(*members, (size_t)*n, sizeof(int), rd_rank_cmp);
+    for (int i = 1; i < *n; i++) /* small: sent eagerly, no one sends back */
+        MPI_Send(*members, *n, MPI_INT, (*members)[i], RD_LIST_TAG, ctx->comm);
     return 0;
 }
 
@@ -374,17 +401,18 @@ static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_s
     *groups = 1;
     if (rd->type == RED_SINGLE || strcmp(rd->group, "WORLD") == 0)
         return rd_own_set(ctx, set_id, members, n);
-    char mine[GROUPIDX_NAME] = "";
-    rd_group_name(ctx, rd, mine, sizeof(mine));
-    groupidx_t gi;
-    if (groupidx_build(ctx->comm, mine, 0, &gi) < 0)
-        return -1;
+    groupidx_t gi = ctx->topo.node; /* GROUP=NODE: the node's ranks, known */
+    if (strcmp(rd->group, "NODE") != 0) {
+        char mine[GROUPIDX_NAME] = "";
+        rd_group_name(ctx, rd, mine, sizeof(mine));
+        groupidx_build(ctx->comm, mine, 0, &gi);
+    }
     *groups = gi.ngroups;
     if (gi.ngroups < min_size)
         return rd_own_set(ctx, set_id, members, n);
-    int count = 0, pos = 0;
-    if (rd_row_place(ctx, &gi, min_size, &count, &pos) == 0)
-        return rd_by_rows(ctx, &gi, size, min_size, count, pos, set_id, members, n);
+    int count = 0, pos = 0, rows = 0;
+    if (rd_row_place(ctx, &gi, min_size, &count, &pos, &rows) == 0)
+        return rd_by_rows(ctx, &gi, size, min_size, count, pos, rows, set_id, members, n);
     if (ctx->rank == 0)
         log_dbg(1,
                 "CKPT=%d: a row of the failure groups is too short or too long for "

@@ -162,12 +162,14 @@ int sets_row_piece(int n, int set_size, int min_size, int pos)
     return piece;
 }
 
-int sets_rows_fit(const int *count, int rows, int min_size)
+int sets_piece_size(int n, int set_size, int min_size, int piece)
 {
-    for (int r = 0; r < rows; r++)
-        if (count[r] > 0 && count[r] < min_size)
-            return 0;
-    return 1;
+    if (set_size < 1 || n < min_size || n < 1 || piece < 0)
+        return -1;
+    int last = sets_row_piece(n, set_size, min_size, n - 1);
+    if (piece > last)
+        return -1;
+    return piece < last ? set_size : n - last * set_size;
 }
 
 /* splitmix64's finalizer: every input bit moves every output bit */

@@ -32,9 +32,9 @@ int sets_partition(const int *group, int ranks, int set_size, int min_size, int 
  * then takes sets_partition, which borrows across rows). */
 int sets_row_piece(int n, int set_size, int min_size, int pos);
 
-/* 1 when every row that has ranks (count[r], r < rows) has at least
- * min_size of them, so sets_row_piece places every rank */
-int sets_rows_fit(const int *count, int rows, int min_size);
+/* the number of ranks in piece `piece` of a row of n (sets_row_piece's
+ * cut), or -1 for a piece the row does not have */
+int sets_piece_size(int n, int set_size, int min_size, int piece);
 
 /* Whether every rank's list of its set agrees with its members' lists,
  * from two sums over the job instead of a gather: each rank adds the terms

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_groupidx.c - groups of ranks by name met at a home process
  * (groupidx.h, rdv.h): every rank's group size, index in its group, lowest
- * rank and the number of groups; with members its group's list and index
- * by first appearance.  Blocks of two, names dealt round robin, one name
- * for all, names that differ only in their last byte, and the same answers
- * when a hash sends every name to one home or makes two names collide.
- * Ranks without a key take part and get nothing.  Run under mpirun with
- * any number of processes. */
+ * rank and the number of groups; with members its group's list.  Blocks of two, names
+ * dealt round robin, one name for all, names that differ only in their last byte, and the
+ * same answers when a hash sends every name to one home or makes two names collide. Ranks
+ * without a key take part and get nothing.  Run under mpirun with any number of
+ * processes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +66,7 @@ static int check(MPI_Comm comm, groupidx_hash_fn hash, int layout, int want)
     MPI_Comm_size(comm, &ranks);
     char name[GROUPIDX_NAME];
     layout_name(layout, rank, name, sizeof(name));
-    int g = layout_group(layout, rank, ranks, &first, &size);
+    layout_group(layout, rank, ranks, &first, &size);
     int groups = layout == SAME    ? 1
                  : layout == DEALT ? (ranks < 3 ? ranks : 3)
                                    : (ranks + 1) / 2;
@@ -80,9 +79,40 @@ static int check(MPI_Comm comm, groupidx_hash_fn hash, int layout, int want)
     bad = bad || (gi.members != NULL) != want;
     for (int i = 0; !bad && want && i < size; i++) /* members: first, and on */
         bad = gi.members[i] != first + i * (layout == DEALT ? 3 : 1);
-    bad = bad || gi.index != (want ? g : -1);
     bad = bad || gi.row != (layout == DEALT ? rank / 3 : rank - first);
     groupidx_free(&gi);
+    int any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);
+    return any;
+}
+
+/* rows of blocks of two (row r % 2, place r / 2) or of names dealt
+ * round robin (row r / 3, place r % 3), counted in first_rows and again
+ * when longer, or refused past max_rows */
+static int check_rows(MPI_Comm comm, int layout, int first_rows, int max_rows)
+{
+    int rank, ranks, count = -1, pos = -1, nrows = -1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    char name[GROUPIDX_NAME];
+    layout_name(layout, rank, name, sizeof(name));
+    groupidx_t gi;
+    groupidx_build(comm, name, 0, &gi);
+    int shortest = groupidx_rows(comm, &gi, first_rows, max_rows, &count, &pos, &nrows);
+    int bad;
+    int rows = layout == DEALT ? (ranks + 2) / 3 : (ranks > 1 ? 2 : 1);
+    if (rows > max_rows)
+        return shortest != -1;
+    if (layout == DEALT) {
+        int last = ranks - 3 * (rows - 1); /* ranks in the last row */
+        bad = nrows != (rows > first_rows ? rows : first_rows) ||
+              count != (rank / 3 == rows - 1 ? last : 3) || pos != rank % 3 ||
+              shortest != last;
+    } else {
+        bad = nrows != (rows > first_rows ? rows : first_rows) ||
+              count != (rank % 2 ? ranks / 2 : (ranks + 1) / 2) || pos != rank / 2 ||
+              shortest != (ranks > 1 ? ranks / 2 : 1);
+    }
     int any;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);
     return any;
@@ -102,6 +132,7 @@ static int check_keyless(MPI_Comm comm)
               p.members[p.count - 1] != (ranks - 1) / 2 * 2;
     else
         bad = p.count != 0 || p.members != NULL;
+    bad = bad || p.keys != 1;
     rdv_peers_free(&p);
     int any;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);
@@ -134,9 +165,25 @@ int main(int argc, char **argv)
                        want ? "with the members and index" : "counts only");
             fails += bad;
         }
+    static const struct {
+        int layout, first, max;
+        const char *what;
+    } rows[] = {
+        {BLOCKS, 64, 4096, "rows of blocks of two"},
+        {BLOCKS, 1, 4096, "rows of blocks of two, counted again past the first"},
+        {DEALT, 64, 4096, "rows of names dealt round robin"},
+        {DEALT, 1, 4096, "rows of names dealt, counted again past the first"},
+        {DEALT, 1, 1, "a group longer than the rows allowed: refused"},
+    };
+    for (size_t c = 0; c < sizeof(rows) / sizeof(rows[0]); c++) {
+        int bad = check_rows(MPI_COMM_WORLD, rows[c].layout, rows[c].first, rows[c].max);
+        if (rank == 0)
+            printf("%s %d - %s\n", bad ? "not ok" : "ok", ++t, rows[c].what);
+        fails += bad;
+    }
     int bad = check_keyless(MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%s %d - ranks without a key take part and get nothing\n",
+        printf("%s %d - ranks without a key take part, get nothing, and count the key\n",
                bad ? "not ok" : "ok", ++t);
     fails += bad;
     if (rank == 0)

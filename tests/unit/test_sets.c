@@ -86,7 +86,7 @@ static void test_agree(int *set_of, int n)
 /* the distributed rule as SCR_Init runs it, one process here: each rank's
  * row (its index in its group) and position in its row (by rank), the
  * rows' counts, a piece per rank, and a set per (row, piece) named by its
- * lowest rank.  -1 when some row is too short (sets_rows_fit). */
+ * lowest rank.  -1 when some row is too short for a set. */
 static int by_rows(const int *group, int ranks, int set_size, int min_size, int *set_of)
 {
     int *row = calloc((size_t)ranks, sizeof(int)),
@@ -98,7 +98,9 @@ static int by_rows(const int *group, int ranks, int set_size, int min_size, int 
         row[r] = seen[group[r]]++;
         pos[r] = count[row[r]]++;
     }
-    fit = sets_rows_fit(count, ranks, min_size);
+    fit = 1;
+    for (int r = 0; r < ranks; r++)
+        fit &= count[r] == 0 || count[r] >= min_size;
     for (int r = 0; fit && r < ranks; r++) {
         int piece = sets_row_piece(count[row[r]], set_size, min_size, pos[r]);
         key[r] = row[r] * ranks + piece;
@@ -140,12 +142,26 @@ static void test_rows(void)
     ok(sets_row_piece(9, 4, 2, 8) == 1 && sets_row_piece(9, 4, 2, 7) == 1,
        "a row of 9, minimum 2: the last rank joins the piece before it");
     ok(sets_row_piece(3, 8, 2, 2) == 0, "a row shorter than the set size: one piece");
+    ok(sets_piece_size(10, 4, 2, 0) == 4 && sets_piece_size(10, 4, 2, 2) == 2 &&
+           sets_piece_size(9, 4, 2, 1) == 5 && sets_piece_size(9, 4, 2, 2) < 0 &&
+           sets_piece_size(3, 8, 2, 0) == 3 && sets_piece_size(1, 4, 2, 0) < 0,
+       "piece sizes: 4, 4, 2 of 10; 4, 5 of 9; 3 of 3; none of a row too short");
+    int agree = 1;
+    for (int n = 1; n < 40; n++)
+        for (int size = 1; size < 9; size++)
+            for (int min = 1; min <= 3; min++) {
+                int seen[40] = {0};
+                for (int pos = 0; pos < n && n >= min; pos++)
+                    seen[sets_row_piece(n, size, min, pos)]++;
+                for (int piece = 0; piece < n && n >= min; piece++)
+                    agree &= seen[piece] == (sets_piece_size(n, size, min, piece) < 0
+                                                 ? 0
+                                                 : sets_piece_size(n, size, min, piece));
+            }
+    ok(agree, "piece sizes agree with the cut for rows of 1-39, sets of 1-8");
     ok(sets_row_piece(1, 4, 2, 0) < 0 && sets_row_piece(5, 4, 2, 5) < 0 &&
            sets_row_piece(5, 0, 2, 0) < 0,
        "a row too short, a position past it, no set size: refused");
-    int c1[3] = {4, 4, 2}, c2[3] = {4, 4, 1};
-    ok(sets_rows_fit(c1, 3, 2) && !sets_rows_fit(c2, 3, 2),
-       "rows fit unless one has fewer ranks than the minimum");
 
     int g8[8] = {0, 0, 1, 1, 2, 2, 3, 3}, set[64], small;
     ok(by_rows(g8, 8, 4, 2, set) == 2 && valid(g8, 8, set, 2, &small) && set[6] == 0 &&

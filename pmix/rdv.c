@@ -20,16 +20,6 @@ typedef struct {
     int n, cap, ok;
 } rdv_home_t;
 
-/* splitmix64's finalizer: a hash's every bit moves the home */
-static uint64_t rdv_mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 static int rdv_entry_cmp(const void *a, const void *b)
 {
     const rdv_entry_t *x = a, *y = b;
@@ -156,7 +146,7 @@ void rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_m
     peers->row = peers->first = -1;
     if (key && (len < 0 || len > RDV_KEY_MAX))
         rdv_fail(comm, "a key longer than RDV_KEY_MAX");
-    int home = (int)(rdv_mix(hash) % (uint64_t)ranks);
+    int home = (int)(hash % (uint64_t)ranks);
     rdv_home_t h = {NULL, 0, 0, 1};
     const char *buf = key;
     xchg_bytes_open(comm, key ? 1 : 0, &home, &buf, &len, rdv_take, &h);

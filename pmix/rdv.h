@@ -32,11 +32,12 @@ typedef struct {
 } rdv_peers_t;
 
 /* Collective over comm.  key (len bytes, at most RDV_KEY_MAX) and its hash,
- * which picks the home; key NULL takes part without a key (peers then
- * stays empty: count 0).  want_members must be the same on every process.
- * No memory for what a home was sent or must answer, or a longer key, ends
- * the job (MPI_Abort, with a line saying so): the senders would wait
- * forever. */
+ * whose value modulo comm's size is the home (equal keys need equal
+ * hashes; a hash that spreads the keys spreads the homes' work); key NULL
+ * takes part without a key (peers then stays empty: count 0).  want_members must be the
+ * same on every process. No memory for what a home was sent or must answer, or a longer
+ * key, ends the job (MPI_Abort, with a line saying so): the senders would wait forever.
+ */
 void rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_members,
               rdv_peers_t *peers);
 

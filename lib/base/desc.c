@@ -676,7 +676,8 @@ int reddesc_from_kvtree(scr_ctx_t *ctx, const kvtree_t *t, reddesc_t *rd,
      * members each set really has */
     rdv_peers_t p;
     int id = rd->set_id;
-    rdv_find(ctx->comm, ok ? &id : NULL, (int)sizeof(id), (uint64_t)(unsigned)id, 1, &p);
+    rdv_find(ctx->comm, ok ? &id : NULL, (int)sizeof(id), (uint64_t)(unsigned)id, 1,
+             &p); /* the home of a set is its id, its lowest member */
     if (!ok)
         return errprintf(err, "no usable redundancy descriptor");
     if (p.count != rd->set_size) {

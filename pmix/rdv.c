@@ -154,7 +154,8 @@ void rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_m
     int **bufs = calloc((size_t)(h.n ? h.n : 1), sizeof(int *));
     if (!h.ok || !reqs || !bufs)
         rdv_fail(comm, "out of memory for the keys sent here");
-    qsort(h.e, (size_t)h.n, sizeof(*h.e), rdv_entry_cmp);
+    if (h.n > 1) /* h.e is NULL with no keys, which qsort may not take */
+        qsort(h.e, (size_t)h.n, sizeof(*h.e), rdv_entry_cmp);
     int keys = 0; /* distinct keys here; their sum closes the exchange */
     for (int i = 0; i < h.n; i++)
         keys += i == 0 || !rdv_same_key(&h.e[i - 1], &h.e[i]);

@@ -159,32 +159,42 @@ static int evict_pick(const scr_ctx_t *ctx, const store_t *st, int room, int *vi
 
 /* Putting off the deletion of the application's evicted files pays only
  * when the application leaves the pool's low-priority thread time to free
- * them: it computed since the last output was kept (CACHE_DEFER_GAP), and
- * the thread freed what that output handed it.  Back to back, or beside
- * ranks that keep every core busy (polling in MPI), the pages stay taken
- * while the next checkpoint writes, which then takes fresh ones, and the
- * thread frees them during those writes: deleting at once, before the
- * writes, was 1.1-1.5x faster there (bench/README.md, run AZ). */
+ * them: it computed between the last SCR_Complete_output's return and this
+ * SCR_Start_output (CACHE_DEFER_GAP), and the thread freed what the last
+ * output handed it.  Back to back, or beside ranks that keep every core
+ * busy (polling in MPI), the pages stay taken while the next checkpoint
+ * writes, which then takes fresh ones, and the thread frees them during
+ * those writes: deleting at once, before the writes, was 1.1-1.5x faster
+ * there (bench/README.md, run AZ).  The gap is the application's own time,
+ * not the library's, so a loaded machine stretching our calls does not
+ * make back-to-back checkpoints look like computing ones. */
 #define CACHE_DEFER_GAP 0.1
 
-static int cache_defer_pays(const scr_ctx_t *ctx)
+enum { DEFER_NO_TIME = 1, DEFER_AGAIN = 2, DEFER_THREAD_BEHIND = 3 };
+
+/* 0 when deferring pays, else why not */
+static int cache_defer_why_not(const scr_ctx_t *ctx)
 {
-    return ctx->out_kept > 0 && scr_now() - ctx->out_kept >= CACHE_DEFER_GAP &&
-           filepool_pending(ctx->pool) == 0;
+    if (ctx->out_returned <= 0 || ctx->out_entered - ctx->out_returned < CACHE_DEFER_GAP)
+        return DEFER_NO_TIME;
+    return filepool_pending(ctx->pool) > 0 ? DEFER_THREAD_BEHIND : 0;
 }
 
-/* at SCR_DEBUG=1, each time the choice changes */
-static void cache_defer_say(scr_ctx_t *ctx)
+/* at SCR_DEBUG=1, each time the choice or its reason changes */
+static void cache_defer_say(scr_ctx_t *ctx, int why_not)
 {
-    int now = ctx->cache_defer_off ? 1 : 2;
-    if (now == ctx->cache_defer_said || (now == 2 && !ctx->cache_defer_said))
+    int now = why_not ? why_not : DEFER_AGAIN;
+    if (now == ctx->cache_defer_said || (now == DEFER_AGAIN && !ctx->cache_defer_said))
         return;
     ctx->cache_defer_said = now;
-    log_dbg(1, now == 1
-                   ? "evicted application files are deleted at once: the application "
-                     "leaves no time between checkpoints to free them behind it"
-                   : "evicted application files are freed behind the application "
-                     "again");
+    log_dbg(1, "%s",
+            now == DEFER_NO_TIME
+                ? "evicted application files are deleted at once: the application "
+                  "leaves no time between checkpoints to free them behind it"
+            : now == DEFER_THREAD_BEHIND
+                ? "evicted application files are deleted at once: the thread that "
+                  "frees them behind the application has not finished the last ones"
+                : "evicted application files are freed behind the application again");
 }
 
 void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
@@ -197,9 +207,10 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
     MPI_Bcast(msg, EVICT_MAX + 1, MPI_INT, 0, ctx->comm);
     int nvictims = msg[0];
     /* judged before the drain below finishes the last batch */
-    ctx->cache_defer_off = nvictims > 0 && room > 0 && !cache_defer_pays(ctx);
+    int why_not = cache_defer_why_not(ctx);
+    ctx->cache_defer_off = nvictims > 0 && room > 0 && why_not;
     if (nvictims > 0 && room > 0 && ctx->cache_defer)
-        cache_defer_say(ctx);
+        cache_defer_say(ctx, why_not);
     /* the pool holds one eviction's files: what the last one left unused
      * goes (in the background) before this one adds its own */
     if (nvictims > 0 && room > 0) {

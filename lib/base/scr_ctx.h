@@ -110,8 +110,9 @@ typedef struct {
     struct filepool *pfs_pool; /* the prefix's replaced files (flush.c), or NULL */
     int cache_defer;           /* SCR_CACHE_DEFER: application files too (cache.c) */
     int cache_defer_off;       /* this eviction deletes at once (cache_evict) */
-    int cache_defer_said;      /* 1: said deleting at once, 2: said deferring again */
-    double out_kept;           /* when the last output was kept (scr_now) */
+    int cache_defer_said;      /* the last reason said (cache_defer_say), 0 none */
+    double out_returned;       /* when SCR_Complete_output last returned (scr_now) */
+    double out_entered;        /* when SCR_Start_output was last entered */
     MPI_Comm bg_comm;          /* the world for that encode (redbg.h) */
     int flush_every;           /* SCR_FLUSH */
     kvtree_t *halt;            /* rank 0: the halt file as last read */

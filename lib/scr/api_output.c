@@ -108,6 +108,7 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index,
 {
     if (ctx->initialized && !ctx->enabled)
         return SCR_SUCCESS;
+    ctx->out_entered = scr_now(); /* the application's time ends (cache_evict) */
     if (!out_check(ctx, "SCR_Start_output", SCR_STATE_IDLE))
         return SCR_FAILURE;
     if (!(flags & (SCR_FLAG_CHECKPOINT | SCR_FLAG_OUTPUT))) {
@@ -412,7 +413,6 @@ static void out_keep(scr_ctx_t *ctx, int id, const char *name, const reddesc_t *
                      int ok)
 {
     filepool_drain_async(ctx->pool);
-    ctx->out_kept = scr_now();
     if (ok) {
         cache_evict(ctx, &ctx->stores[rd->store], 0);
         return;
@@ -485,7 +485,16 @@ static int out_complete_bypass(scr_ctx_t *ctx, int valid)
     return all ? SCR_SUCCESS : SCR_FAILURE;
 }
 
+static int out_complete(scr_ctx_t *ctx, int valid, int flush_now);
+
 int scr_output_complete(scr_ctx_t *ctx, int valid, int flush_now)
+{
+    int rc = out_complete(ctx, valid, flush_now);
+    ctx->out_returned = scr_now(); /* the application's time begins */
+    return rc;
+}
+
+static int out_complete(scr_ctx_t *ctx, int valid, int flush_now)
 {
     if (ctx->initialized && !ctx->enabled)
         return SCR_SUCCESS;

@@ -56,8 +56,8 @@ else
 fi
 check "$scheme (a): evicted application files were deleted in the background" \
 	has "$out/a1" "evicted files instead of new ones, deleted [1-9][0-9]* in the background"
-check "$scheme (a): with time between checkpoints, never at once" \
-	hasnt "$out/a1" "deleted at once"
+check "$scheme (a): with time between checkpoints, never for want of it" \
+	hasnt "$out/a1" "deleted at once: the application leaves no time"
 check "$scheme (a): rerun restarts from cache at step 6" \
 	sim_run "$out/a2" "$ALL" "$ex" --steps 8 --files 3 --size $big --expect-restart 6
 check "$scheme (a): nothing needed rebuilding" has "$out/a2" "dataset 3 \(step.6\) ready, 0 ranks rebuilt"

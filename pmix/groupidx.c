@@ -15,8 +15,8 @@ static uint64_t groupidx_fnv1a(const char *name)
     return h;
 }
 
-int groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
-                          groupidx_t *gi, groupidx_hash_fn hash)
+void groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
+                           groupidx_t *gi, groupidx_hash_fn hash)
 {
     memset(gi, 0, sizeof(*gi));
     size_t len = strnlen(name, GROUPIDX_NAME - 1);
@@ -27,12 +27,11 @@ int groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
     gi->first = p.first;
     gi->members = p.members;
     gi->ngroups = p.keys;
-    return 0;
 }
 
-int groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi)
+void groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi)
 {
-    return groupidx_build_hashed(comm, name, want_members, gi, groupidx_fnv1a);
+    groupidx_build_hashed(comm, name, want_members, gi, groupidx_fnv1a);
 }
 
 /* all[r] (ranks in row r) and below[r] (those of lower rank), r < rows,

@@ -33,13 +33,13 @@ typedef struct {
 
 /* name is this rank's.  want_members (the same on every rank) also gives
  * each rank its group's list: for small groups (a node's ranks),
- * as every rank of a group gets the whole list.  Collective.  Returns 0
- * (no memory for a rendezvous ends the job, rdv.h). */
-int groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi);
+ * as every rank of a group gets the whole list.  Collective; no memory
+ * for the rendezvous ends the job (rdv.h). */
+void groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_t *gi);
 
 /* the same with another hash (a test's, to send every name to one home) */
-int groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
-                          groupidx_t *gi, groupidx_hash_fn hash);
+void groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
+                           groupidx_t *gi, groupidx_hash_fn hash);
 
 /* Rows: row r is the r-th rank of every group that has one.  Gives each
  * rank its row's length (*count) and the number of its row's ranks of

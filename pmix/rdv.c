@@ -178,3 +178,16 @@ void rdv_peers_free(rdv_peers_t *peers)
     free(peers->members);
     peers->members = NULL;
 }
+
+int rdv_comm_create(MPI_Comm comm, const int *members, int n, int tag, MPI_Comm *out)
+{
+    MPI_Group all, mine;
+    MPI_Comm_group(comm, &all);
+    int rc = MPI_Group_incl(all, n, members, &mine);
+    MPI_Group_free(&all);
+    if (rc != MPI_SUCCESS)
+        return -1;
+    rc = MPI_Comm_create_group(comm, mine, tag, out);
+    MPI_Group_free(&mine);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}

@@ -43,6 +43,12 @@ void rdv_find(MPI_Comm comm, const void *key, int len, uint64_t hash, int want_m
 
 void rdv_peers_free(rdv_peers_t *peers);
 
+/* *out over members (n ranks of comm, ascending), made by the members
+ * alone (MPI_Comm_create_group with tag): MPI_Comm_split would have every
+ * process gather every rank's color and key (Open MPI 4.1).  Collective
+ * over the members.  0, or -1 (an MPI error). */
+int rdv_comm_create(MPI_Comm comm, const int *members, int n, int tag, MPI_Comm *out);
+
 #define RDV_KEY_MAX 1024
 
 #endif

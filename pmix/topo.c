@@ -7,6 +7,7 @@
 
 #include "scr_build.h"
 #include "groupidx.h"
+#include "rdv.h"
 #include "topo.h"
 
 /* MPI_Comm_create_group's tag for the node communicator */
@@ -86,19 +87,11 @@ static int topo_from_pmix(topo_t *topo)
 static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
 {
     groupidx_t gi;
-    if (groupidx_build(comm, topo->hostname, 1, &gi) < 0)
-        return -1;
-    MPI_Group all, mine;
-    MPI_Comm_group(comm, &all);
-    int rc = MPI_Group_incl(all, gi.size, gi.members, &mine);
-    MPI_Group_free(&all);
-    if (rc == MPI_SUCCESS) {
-        rc = MPI_Comm_create_group(comm, mine, TOPO_NODE_TAG, &topo->comm_node);
-        MPI_Group_free(&mine);
-    }
+    groupidx_build(comm, topo->hostname, 1, &gi);
+    int rc = rdv_comm_create(comm, gi.members, gi.size, TOPO_NODE_TAG, &topo->comm_node);
     groupidx_free(&gi);
     topo->node = gi; /* the list freed: desc.c needs the counts only */
-    if (rc != MPI_SUCCESS)
+    if (rc < 0)
         return -1;
     if (counts) {
         topo->local_rank = gi.row;

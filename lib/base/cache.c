@@ -207,13 +207,13 @@ void cache_evict(scr_ctx_t *ctx, const store_t *st, int room)
     MPI_Bcast(msg, EVICT_MAX + 1, MPI_INT, 0, ctx->comm);
     int nvictims = msg[0];
     /* judged before the drain below finishes the last batch */
-    int why_not = cache_defer_why_not(ctx);
-    ctx->cache_defer_off = nvictims > 0 && room > 0 && why_not;
-    if (nvictims > 0 && room > 0 && ctx->cache_defer)
+    int for_output = nvictims > 0 && room > 0, why_not = cache_defer_why_not(ctx);
+    ctx->cache_defer_off = for_output && why_not;
+    if (for_output && ctx->cache_defer)
         cache_defer_say(ctx, why_not);
     /* the pool holds one eviction's files: what the last one left unused
      * goes (in the background) before this one adds its own */
-    if (nvictims > 0 && room > 0) {
+    if (for_output) {
         double t0 = scr_now();
         filepool_drain_async(ctx->pool);
         log_dbg(2, "the pool's last files went to its thread in %.3f s", scr_now() - t0);

@@ -209,17 +209,31 @@ static int rd_rank_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* room for n members, or the job ends: a process that cannot hold its set's
- * few ranks could not take part in any checkpoint */
-static int *rd_members_alloc(scr_ctx_t *ctx, int n)
+/* out of memory for n (when known, else -1) what: the job ends, for a
+ * process that cannot hold its set's few ranks, or a count per row of the
+ * failure groups, could not take part in any checkpoint */
+static void rd_oom(scr_ctx_t *ctx, int n, const char *what)
+{
+    if (n >= 0)
+        log_err("rank %d: out of memory for %d %s", ctx->rank, n, what);
+    else
+        log_err("rank %d: out of memory for the %s", ctx->rank, what);
+    MPI_Abort(ctx->comm, 1);
+}
+
+/* room for n ints, or the job ends (rd_oom) */
+static int *rd_ints_alloc(scr_ctx_t *ctx, int n, const char *what)
 {
     int *m = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-    if (!m) {
-        log_err("rank %d: out of memory for the %d members of its redundancy set",
-                ctx->rank, n);
-        MPI_Abort(ctx->comm, 1);
-    }
+    if (!m)
+        rd_oom(ctx, n, what);
     return m;
+}
+
+/* room for n members of a set */
+static int *rd_members_alloc(scr_ctx_t *ctx, int n)
+{
+    return rd_ints_alloc(ctx, n, "members of its redundancy set");
 }
 
 /* a member's list of its set, from the set's lowest member */
@@ -338,10 +352,8 @@ static int rd_row_place(scr_ctx_t *ctx, const groupidx_t *gi, int min_size, int 
                         int *pos, int *rows)
 {
     int shortest = groupidx_rows(ctx->comm, gi, 64, RD_ROWS_MAX, count, pos, rows);
-    if (shortest == -2) {
-        log_err("rank %d: out of memory for the rows of the redundancy sets", ctx->rank);
-        MPI_Abort(ctx->comm, 1);
-    }
+    if (shortest == -2)
+        rd_oom(ctx, -1, "counts per row of the failure groups");
     return shortest >= min_size ? 0 : -1;
 }
 
@@ -350,11 +362,8 @@ static int rd_row_place(scr_ctx_t *ctx, const groupidx_t *gi, int min_size, int 
  * MPI_Scan of a vector with a rank per row (positions grow with rank) */
 static int rd_row_leader(scr_ctx_t *ctx, int row, int rows, int lead)
 {
-    int *v = malloc(sizeof(int) * 2 * (size_t)rows), leader;
-    if (!v) {
-        log_err("rank %d: out of memory for the rows of the redundancy sets", ctx->rank);
-        MPI_Abort(ctx->comm, 1);
-    }
+    int *v = rd_ints_alloc(ctx, 2 * rows, "leaders per row of the failure groups"),
+        leader;
     for (int r = 0; r < rows; r++)
         v[r] = -1;
     v[row] = lead ? ctx->rank : -1;
@@ -422,20 +431,10 @@ static int rd_partition(scr_ctx_t *ctx, const reddesc_t *rd, int size, int min_s
 }
 
 /* rd->comm over rd->members (ascending ranks of ctx->comm, so the set's
- * ranks follow them), made by the members alone: MPI_Comm_split would
- * have every process gather every rank's color and key (Open MPI 4.1: 8
- * MiB on each process at 10^6 ranks) */
+ * ranks follow them), made by the members alone (rdv_comm_create) */
 static int rd_comm_create(scr_ctx_t *ctx, reddesc_t *rd)
 {
-    MPI_Group all, mine;
-    MPI_Comm_group(ctx->comm, &all);
-    int rc = MPI_Group_incl(all, rd->set_size, rd->members, &mine);
-    MPI_Group_free(&all);
-    if (rc != MPI_SUCCESS)
-        return -1;
-    rc = MPI_Comm_create_group(ctx->comm, mine, RD_SET_TAG, &rd->comm);
-    MPI_Group_free(&mine);
-    if (rc != MPI_SUCCESS)
+    if (rdv_comm_create(ctx->comm, rd->members, rd->set_size, RD_SET_TAG, &rd->comm) < 0)
         return -1;
     MPI_Comm_rank(rd->comm, &rd->set_rank);
     return 0;

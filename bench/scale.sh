@@ -76,7 +76,7 @@ one() {
 		-x SCR_FLUSH=$flush -x SCR_LOG_ENABLE=1 "$@" "$build/bench/scr-ckpt" \
 		--impl "$kind" --scheme "$scheme" --label "$n ranks on $nn nodes" --bytes "$bytes" \
 		--files 1 --json "$raw" --coll 1 "${args[@]}") >"$out" 2>&1 ||
-		{ grep -v "plm:rsh" "$out" | tail -20; echo "bench/scale.sh: $kind $scheme at $n ranks failed" >&2; exit 1; }
+		{ grep -v "plm:rsh" "$out" | head -80; echo "bench/scale.sh: $kind $scheme at $n ranks failed" >&2; exit 1; }
 }
 
 job=1000

@@ -4,6 +4,7 @@
  * Run with 8 ranks on 4 nodes: checks that there are 4 distinct host names
  * with 2 ranks each, that ranks on one node share /tmp and /dev/shm, and that
  * a file written to /tmp or /dev/shm on one node is invisible on the others.
+ * With SMOKE_QUIT_EARLY=R, rank R exits 0 without MPI_Finalize.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,6 +36,11 @@ int main(int argc, char **argv)
     gethostname(host, HOSTLEN - 1);
     all = calloc((size_t)size, HOSTLEN);
     MPI_Allgather(host, HOSTLEN, MPI_CHAR, all, HOSTLEN, MPI_CHAR, MPI_COMM_WORLD);
+    /* SMOKE_QUIT_EARLY=R: rank R leaves with status 0 and no MPI_Finalize,
+     * which the launch must report (tests/sim/exitguard.c) */
+    const char *quit = getenv("SMOKE_QUIT_EARLY");
+    if (quit && atoi(quit) == rank)
+        exit(0);
 
     int distinct = 0, mine = 0;
     for (int i = 0; i < size; i++) {

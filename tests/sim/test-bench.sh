@@ -88,5 +88,5 @@ for step in "SCR_Init, fresh" SCR_Start_output SCR_Complete_output SCR_Finalize 
 done
 check "bench/scale.sh: each launch timed the collectives" \
 	test "$(grep -c '"metric":"coll_bare"' "$other/scale.jsonl")" = 5
-[ "$fail" = 0 ] || tail -n 40 "$out" "$other/scale.out"
+[ "$fail" = 0 ] || { tail -n 40 "$out"; echo "==> $other/scale.out <=="; head -n 120 "$other/scale.out"; }
 finish

@@ -23,6 +23,13 @@ check "start 4 nodes" "$simnode" start "$dir" 4
 check "hostnames" test "$("$simnode" exec "$dir" node3 hostname)" = node3
 check "8 ranks on 4 nodes" timeout 120 "$simnode" mpirun "$dir" -np 8 \
 	--host node1:2,node2:2,node3:2,node4:2 "$smoke" 4
+# a rank that exits 0 without MPI_Finalize fails the launch (exitguard.c)
+start=$(date +%s) rc=0
+timeout 120 "$simnode" mpirun "$dir" -np 4 --host node1:2,node2:2 -x SMOKE_QUIT_EARLY=3 \
+	"$smoke" 2 >"$dir/quit.out" 2>&1 || rc=$?
+check "a rank leaving without MPI_Finalize fails the launch (rc=$rc)" test $rc -ne 0 -a $rc -ne 124
+check "and says which" grep -q "exitguard: pid [0-9]* on node2: exit status 0 after MPI_Init without MPI_Finalize" "$dir/quit.out"
+check "and fails fast ($(($(date +%s) - start)) s)" test $(($(date +%s) - start)) -lt 60
 
 "$simnode" exec "$dir" node2 sh -c 'echo data > /tmp/keep; echo data > /dev/shm/keep
 	mkdir -p /tmp/d/e /dev/shm/d && echo data > /tmp/d/e/f'
@@ -70,7 +77,7 @@ pdir=""
 # own: the checkout, the state and SIMNODE_SHARE stay the host's inside them
 clone=$(mktemp -d /tmp/scr-smoke-clone.XXXXXX)
 mkdir -p "$clone/tests/sim" "$clone/build" "$clone/work"
-cp "$simnode" "$here/simnode_hold.c" "$clone/tests/sim/" && cp "$smoke" "$clone/build/"
+cp "$simnode" "$here/simnode_hold.c" "$here/exitguard.c" "$clone/tests/sim/" && cp "$smoke" "$clone/build/"
 echo shared >"$clone/work/f"
 tsim=$clone/tests/sim/simnode tdir=$clone/state
 # the real checkout stays shared too: files named in the environment (the

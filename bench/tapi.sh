@@ -48,6 +48,13 @@ tapi_emit() {
 		"$6" >>"$lines"
 	printf '{"phase":"%s",%s,"metric":"launch_s","unit":"s","samples":[%s]}\n' \
 		"$ph" "$hdr" "$7" >>"$lines"
+	# every checkpoint of the launch, the untimed first one too: what a
+	# library at the floor would save of the launch (scr-bench-report)
+	awk -v ph="$ph" -v hdr="$hdr" '/^Completed checkpoint/ { s += $4; n++ }
+		END { if (n > 0) {
+			printf "{\"phase\":\"%s\",%s,\"metric\":\"ckpt_all_s\",\"unit\":\"s\",\"samples\":[%.6f]}\n", ph, hdr, s
+			printf "{\"phase\":\"%s\",%s,\"metric\":\"ckpt_count\",\"unit\":\"ckpts\",\"samples\":[%d]}\n", ph, hdr, n } }' \
+		"$6" >>"$lines"
 }
 
 # tapi IMPL MODE JOB HOSTS NP SCHEME LABEL ENV...: one launch of test_api

@@ -11,7 +11,6 @@
 #include "bigbuf.h"
 #include "crcseg.h"
 #include "fault.h"
-#include "filemap.h"
 #include "filepool.h"
 #include "io.h"
 #include "kvtree_mpi.h"
@@ -208,23 +207,30 @@ static int xfer_piece(xfer_side_t *x, uint64_t off, size_t bufsize)
         return 0;
     while (x->cur < x->nlens && off >= x->cur_start + x->lens[x->cur])
         x->cur_start += x->lens[x->cur++];
-    uint64_t left = x->total - off, n = left;
-    if (x->cur < x->nlens &&
-        x->cur_start + x->lens[x->cur] - off >= XFER_MAP_MIN(bufsize))
-        n = x->cur_start + x->lens[x->cur] - off;
+    uint64_t n = x->total - off; /* the rest, across files */
+    if (x->cur < x->nlens) {
+        uint64_t in_file = x->cur_start + x->lens[x->cur] - off;
+        if (in_file >= XFER_MAP_MIN(bufsize))
+            n = in_file;
+    }
     return (int)(n < bufsize ? n : bufsize);
 }
 
-/* the list's sizes in its order (a file without SIZE counts 0, as in the
- * total), or NULL when out of memory */
-static uint64_t *xfer_list_sizes(const kvtree_t *list, int *n)
+/* x's pieces' bounds and total from list (NULL: nothing flows that way),
+ * a file without SIZE counting 0: both ends take them from the same list.
+ * -1 when out of memory. */
+static int xfer_side_sizes(xfer_side_t *x, const kvtree_t *list)
 {
-    *n = list ? kvtree_size(list) : 0;
-    uint64_t *lens = calloc((size_t)*n + 1, sizeof(uint64_t));
-    for (int i = 0; lens && i < *n; i++)
-        if (kvtree_util_get_u64(kvtree_getf(list, "%d", i), "SIZE", &lens[i]) < 0)
-            lens[i] = 0;
-    return lens;
+    x->nlens = list ? kvtree_size(list) : 0;
+    x->total = 0;
+    if (!(x->lens = calloc((size_t)x->nlens + 1, sizeof(uint64_t))))
+        return -1;
+    for (int i = 0; i < x->nlens; i++) {
+        if (kvtree_util_get_u64(kvtree_getf(list, "%d", i), "SIZE", &x->lens[i]) < 0)
+            x->lens[i] = 0;
+        x->total += x->lens[i];
+    }
+    return 0;
 }
 
 /* a piece that is not mapped goes through a buffer, allocated the first
@@ -362,28 +368,18 @@ int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *rec
         sok = errprintf(err, "out of memory") == 0;
     if (rok && crcseg_init(&rcrc, ro.n, ro.sizes, 0) < 0)
         rok = errprintf(err, "out of memory") == 0;
-    /* both ends compute a total from the same list */
-    uint64_t stotal = dest == MPI_PROC_NULL ? 0 : filemap_sum_sizes(send);
-    uint64_t rtotal = src == MPI_PROC_NULL ? 0 : filemap_sum_sizes(recv);
-    xfer_side_t sx = {.comm = comm,
-                      .peer = dest,
-                      .o = &so,
-                      .total = stotal,
-                      .ok = &sok,
-                      .crc = &scrc,
-                      .rank = -1};
+    xfer_side_t sx = {
+        .comm = comm, .peer = dest, .o = &so, .ok = &sok, .crc = &scrc, .rank = -1};
     xfer_side_t rx = {.comm = comm,
                       .peer = src,
                       .o = &ro,
-                      .total = rtotal,
                       .ok = &rok,
                       .crc = &rcrc,
                       .stage = opt->stage,
                       .rank = -1};
     MPI_Comm_rank(MPI_COMM_WORLD, &rx.rank);
-    sx.lens = xfer_list_sizes(dest == MPI_PROC_NULL ? NULL : send, &sx.nlens);
-    rx.lens = xfer_list_sizes(src == MPI_PROC_NULL ? NULL : recv, &rx.nlens);
-    if (!sx.lens || !rx.lens)
+    if (xfer_side_sizes(&sx, dest == MPI_PROC_NULL ? NULL : send) < 0 ||
+        xfer_side_sizes(&rx, src == MPI_PROC_NULL ? NULL : recv) < 0)
         MPI_Abort(comm, 1); /* the peers' pieces could no longer match */
     xfer_stream(&sx, &rx, opt->bufsize, sok && rok ? err : NULL);
     free(sx.lens);

@@ -5,9 +5,10 @@
  * (either may be MPI_PROC_NULL), so a ring of processes (PARTNER) or rounds
  * of pairs (restart distribution) move data without deadlock.  Files flow as
  * one logical concatenation in pieces of at most bufsize bytes, which end
- * where a file ends unless it is nearly done (xfer.c, xfer_piece).  The receiver writes
- * below its own directory, only to safe relative paths, and checks each
- * file's CRC32 against what the sender read and the sender's record.
+ * where a file ends unless it is nearly done (xfer.c, xfer_piece).  The
+ * receiver writes below its own directory, only to safe relative paths, and
+ * checks each file's CRC32 against what the sender read and the sender's
+ * record.
  *
  * A file list is a kvtree "<index>" -> meta, where meta has PATH (the
  * sender's local path), REL (path below the dataset directory), SIZE and

@@ -17,7 +17,7 @@
 # Then: asuser CMD... (as the test user, in $work), script NAME BODY (a batch
 # script the user owns), submit SBATCH-ARGS... (prints the job id),
 # job_state JOB, wait_job JOB [SECONDS] (until it and its epilogs are over),
-# run_job OUT CMD... (submit and wait, again after the san_tag41 race),
+# run_job OUT CMD... (submit and wait, again after a lost start-up),
 # node_reason NODE, owned_by USER DIR, owned_by_user DIR.
 cluster=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/slurmcluster
 user=${SCR_CLUSTER_USER:-scrtest}
@@ -87,12 +87,11 @@ wait_job() { # JOB [SECONDS]: until the job and its epilogs are over (150 s)
 	return 1
 }
 # run_job OUT CMD...: CMD submits a job whose output goes to $work/OUT and
-# prints its id; wait for it (its id in $j).  A job whose plain srun lost a
-# rank to the start-up race of Open MPI under Slurm's mpi/pmix in sanitizer
-# mode (san_tag41, san.sh) is submitted once more: scr run relaunches such a
-# run, a plain srun cannot.  (Its --kill-on-bad-exit=1 ends the step when a
-# rank dies; without it the other ranks wait for that one forever, and the
-# job held its nodes until the test gave up on it.)
+# prints its id; wait for it (its id in $j).  A job whose start-up was lost
+# to a race that is not SCR's (wireup_lost) is cancelled and submitted once
+# more.  (A plain srun's --kill-on-bad-exit=1 ends the step when a rank dies;
+# without it the other ranks wait for that one forever, and the job held its
+# nodes until the test gave up on it.)
 run_job() {
 	local out=$1 mark try
 	shift
@@ -100,18 +99,18 @@ run_job() {
 	for try in 1 2; do
 		rm -f "$work/$out"
 		j=$("$@") || break
-		wait_job "$j" || break
-		[ $try = 1 ] && san_tag41_retry "$mark" || break
-		echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
+		wait_job "$j"
+		[ $try = 1 ] && wireup_lost "$out" "$mark" || break
+		resubmit_after "$j"
 		touch "$mark"
 	done
 	rm -f "$mark"
 }
 # start_job OUT PATTERN SECONDS CMD...: CMD submits a job that runs on (to
 # be cancelled by the test) and prints its id; wait until $work/OUT shows
-# PATTERN (its id in $j).  A job that lost a rank to the start-up race
-# (san_tag41) ends before PATTERN: it is cancelled and submitted once more,
-# as run_job does.  1 when PATTERN never showed.
+# PATTERN (its id in $j).  A job whose start-up was lost (wireup_lost) is
+# cancelled and submitted once more, as run_job does.  1 when PATTERN never
+# showed.
 start_job() {
 	local out=$1 pat=$2 secs=$3 mark try rc=1
 	shift 3
@@ -121,14 +120,16 @@ start_job() {
 		j=$("$@") || break
 		wait_for "$work/$out" "$pat" "$secs" && { rc=0; break; }
 		job_report "$j"
-		[ $try = 1 ] && san_tag41_retry "$mark" || break
-		echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
-		scancel "$j"
-		wait_job "$j"
+		[ $try = 1 ] && wireup_lost "$out" "$mark" || break
+		resubmit_after "$j"
 		touch "$mark"
 	done
 	rm -f "$mark"
 	return $rc
+}
+resubmit_after() { # JOB: cancel it and wait until its epilogs are over
+	scancel "$1" 2>/dev/null
+	wait_job "$1" >/dev/null
 }
 # job_report JOB: where a job that did not get going stands, and the nodes
 # (a job still pending, a node still completing or drained, say why)
@@ -136,11 +137,28 @@ job_report() {
 	echo "# job $1: $(squeue -h -j "$1" -o '%T %r %N' 2>/dev/null || echo gone)"
 	sinfo -h -N -o '%N %T %E' 2>/dev/null | sed 's/^/# node /'
 }
-# san_tag41_retry MARK: a rank was lost to the start-up race since MARK, and
-# the job is to be submitted again; SCR_STRESS_BEFORE=1 (stress.sh's
-# STRESS_BEFORE) takes this workaround away, to show the race failing tests
-san_tag41_retry() {
-	[ -z "${SCR_STRESS_BEFORE:-}" ] && san_tag41_since "$cl/san/log" "$1"
+# wireup_lost OUT MARK: job $j's start-up, before any SCR code ran, was lost
+# to one of two races, and it is to be submitted again (says which):
+# - Open MPI under Slurm's mpi/pmix in sanitizer mode lost a rank (san_tag41,
+#   san.sh; a report written after the file MARK): scr run relaunches such a
+#   run, a plain srun cannot;
+# - Slurm's mpi/pmix refused a peer slurmstepd's direct connection ("Munge
+#   decode failed: Unauthorized credential", then "_auth_cred_verify" in the
+#   job's output $work/OUT; cc87 under load, and esm-tools/esm_tools#1367 on
+#   a production cluster), and the job did not complete: its ranks wait out
+#   the PMIx timeout.
+# SCR_STRESS_BEFORE=1 (stress.sh's STRESS_BEFORE) takes this workaround away,
+# to show the races failing tests.
+wireup_lost() {
+	[ -z "${SCR_STRESS_BEFORE:-}" ] || return 1
+	if san_tag41_since "$cl/san/log" "$2"; then
+		echo "# job $j lost a rank to the start-up race (san_tag41, tests/cluster/san.sh): submitted again"
+		return 0
+	fi
+	grep -q "_auth_cred_verify" "$work/$1" 2>/dev/null || return 1
+	[ "$(job_state "$j")" != COMPLETED ] || return 1
+	grep "_auth_cred_verify\|Connection reject\|Munge decode" "$work/$1" | head -5 | sed 's/^/# /'
+	echo "# job $j: Slurm's mpi/pmix refused a peer's connection (munge): submitted again"
 }
 node_reason() { sinfo -h -N -n "$1" -o '%E' | head -1; }
 owned_by() { [ -z "$(find "$2" ! -user "$1" -print -quit)" ]; } # owned_by USER DIR

@@ -58,6 +58,8 @@ check "XOR4's rebuild: its floor, the lost node's bytes arriving on the spare" \
 	grep -Eq "^  XOR4     rebuild .*floor [0-9.]+ s \(outside SCR's calls [0-9.]+, then the lost node's bytes arriving on the spare [0-9.]+ s\): no library beats [0-9.]+x LLNL here" "$out"
 check "XOR4's rebuild: its bare floor, the chain of XORs" \
 	grep -Eq "^  XOR4     rebuild .*; bare floor [0-9.]+ s \(outside SCR's calls, then the chain of XORs that brings those bytes there [0-9.]+ s, bench/bare.h\): no library beats [0-9.]+x LLNL here" "$out"
+check "XOR4's rebuild over our encode, the last writer's Complete_output" \
+	grep -Eq "^  XOR4     rebuild .*; over our encode \(the last writer's Complete_output, [0-9.]+ s\): [0-9.]+x \(<= 1\.2 (met|MISSED)\)" "$out"
 check "restarts from the cache and fetches: their floor, and a verdict that knows it" \
 	test "$(grep -Ec "^  (SINGLE|XOR4) +(cache|fetch) +ours .*\(>= 1\.5 (met|bounded|MISSED)\).*  floor [0-9.]+ s \(outside SCR's calls.*\): no library beats [0-9.]+x LLNL here" "$out")" = 4
 check "each restart's SCR_Init recorded, both libraries" \

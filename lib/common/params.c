@@ -104,7 +104,8 @@ static const param_info_t table[] = {
      "files are deleted at eviction all the same"},
     {"SCR_CRC_ON_RESTART", "0", 0, NULL,
      "1: a restart from cache reads every cached file for its CRC32; 0: only files "
-     "whose inode, size or change time differ from what SCR_Complete_output saw"},
+     "whose inode, size or change time differ from what SCR_Complete_output saw (XOR "
+     "and RS parity: when a rebuild uses it)"},
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL,
      "bytes per message in the redundancy pipelines (XOR/RS: less in large sets, so "

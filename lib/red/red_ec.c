@@ -170,8 +170,10 @@ static int ec_record_parity(scr_ctx_t *ctx, const reddesc_t *rd, ec_job_t *j, in
     kvtree_util_set_crc32(meta, "CRC", crc);
     kvtree_util_set_int(meta, "COMPLETE", 1);
     /* no STAMP: the CRC32 is of the bytes as they were sent to the file,
-     * not as they landed; a restart reads the file (a torn write shows
-     * there, tests/fault x-enc-block-short) */
+     * not as they landed.  A rebuild that uses the file checks what it
+     * rebuilt against the lost files' CRC32 (a torn write shows there,
+     * tests/fault x-enc-block-short); SCR_CRC_ON_RESTART=1 reads it at
+     * every restart (inventory.c) */
     filemap_add_file(ctx->filemap, id, ctx->rank, j->ppath, meta);
     kvtree_delete(&meta);
     return 0;
@@ -390,14 +392,18 @@ static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int i
         if (ok) {
             kvtree_delete(&mine);
             mine = ec_knowledge(j, h);
-        }
+        } else /* the lost member says why its record is missing */
+            kvtree_util_set_str(mine, "WHY", err->text);
         kvtree_delete(&h);
         kvtree_delete(&list);
     }
     kvtree_allgather(mine, all, rd->comm);
     j->metas = kvtree_new();
+    const char *why = NULL;
     for (kvtree_elem_t *e = kvtree_first(all); e; e = kvtree_elem_next(e)) {
         kvtree_t *k = kvtree_elem_tree(e);
+        if (!why)
+            why = kvtree_get_val(k, "WHY");
         kvtree_t *metas = kvtree_get(k, "META");
         for (kvtree_elem_t *m = kvtree_first(metas); m; m = kvtree_elem_next(m))
             if (!kvtree_get(j->metas, kvtree_elem_key(m)))
@@ -408,7 +414,8 @@ static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int i
             kvtree_util_get_u64(k, "CHUNK", &j->chunk);
     }
     if (lost && !kvtree_getf(j->metas, "%d", j->i))
-        ok = errprintf(err, "no surviving record of rank %d's files", ctx->rank) == 0;
+        ok = errprintf(err, "no surviving record of rank %d's files%s%s", ctx->rank,
+                       why ? ": " : "", why ? why : "") == 0;
     kvtree_delete(&mine);
     kvtree_delete(&all);
     return ok ? 0 : -1;

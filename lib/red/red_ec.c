@@ -402,8 +402,9 @@ static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int i
     const char *why = NULL;
     for (kvtree_elem_t *e = kvtree_first(all); e; e = kvtree_elem_next(e)) {
         kvtree_t *k = kvtree_elem_tree(e);
-        if (!why)
-            why = kvtree_get_val(k, "WHY");
+        const char *w = kvtree_get_val(k, "WHY");
+        if (!why && w && *w)
+            why = w;
         kvtree_t *metas = kvtree_get(k, "META");
         for (kvtree_elem_t *m = kvtree_first(metas); m; m = kvtree_elem_next(m))
             if (!kvtree_get(j->metas, kvtree_elem_key(m)))

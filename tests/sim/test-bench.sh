@@ -20,8 +20,11 @@ mkdir -p "$other/include" "$other/lib"
 ln -s "$top/lib/include/scr.h" "$other/include/scr.h"
 for f in "$build"/lib/scr/libscr.so*; do ln -s "$f" "$other/lib/${f##*/}"; done
 BENCH_RESULTS=$results "$top/bench/run" --tiny --build "$build" --against "$other" \
-	--rounds 1 --flush --compute-ms 20 >"$out" 2>&1
+	--rounds 1 --restart-rounds 2 --flush --compute-ms 20 >"$out" 2>&1
 check "bench/run --tiny --against succeeds" test $? = 0
+check "--restart-rounds 2: each restart twice a round, both libraries" \
+	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_(cache|rebuild|fetch)_init_s","unit":"s","n":2,' \
+		"$results/results.json")" = 10
 for s in SINGLE XOR4; do
 	check "$s: both libraries' bandwidth and their ratio" \
 		grep -Eq "^  $s +ours +[0-9.]+ +LLNL +[0-9.]+ +ratio +[0-9.]+" "$out"

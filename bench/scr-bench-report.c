@@ -690,15 +690,32 @@ static int restart_pair(const char *scheme, const char *kind, const char *part, 
     return *o > 0 && *l > 0 ? 0 : -1;
 }
 
+/* what our restart launches measured beside the restarts (medians, 0
+ * when not measured): the lost node's bytes arriving on the spare
+ * (bench/bare.h, bare_arrive), XOR's chain that brings them there
+ * (bare_xor_rebuild), and the fetch's cold cp of the same bytes, twice */
+typedef struct {
+    double arrive, chain, cp, cp2;
+} restart_floors_t;
+
+static restart_floors_t restart_floors(const char *sc)
+{
+    restart_floors_t f = {median_of("whole.ours", sc, "restart_rebuild_arrive_s"),
+                          median_of("whole.ours", sc, "restart_rebuild_bare_s"),
+                          median_of("whole.ours", sc, "restart_fetch_cp_s"),
+                          median_of("whole.ours", sc, "restart_fetch_cp2_s")};
+    return f;
+}
+
 /* the rebuild's floor: our restart outside SCR's calls (MPI's start, the
  * application's reads, the same for any library) plus the lost node's
- * bytes arriving on the spare (bench/bare.h, bare_arrive), what any
- * library's rebuild must at least do; the best ratio over LLNL a library
- * could reach here, whole and in SCR's calls */
-static void print_rebuild_floor(FILE *out, const char *sc, double o, double l, double so,
-                                double sl)
+ * bytes arriving on the spare, what any library's rebuild must at least
+ * do; the best ratio over LLNL a library could reach here, whole and in
+ * SCR's calls */
+static void print_rebuild_floor(FILE *out, const restart_floors_t *f, double o, double l,
+                                double so, double sl)
 {
-    double a = median_of("whole.ours", sc, "restart_rebuild_arrive_s");
+    double a = f->arrive;
     if (a <= 0 || so <= 0 || sl <= 0)
         return;
     double floor = o - so + a;
@@ -707,7 +724,7 @@ static void print_rebuild_floor(FILE *out, const char *sc, double o, double l, d
             "arriving on the spare %.3f s): no library beats %.2fx LLNL here, %.2fx in "
             "SCR's calls; ours reaches %.2f of the floor",
             floor, o - so, a, l / floor, sl / a, floor / o);
-    double x = median_of("whole.ours", sc, "restart_rebuild_bare_s");
+    double x = f->chain;
     if (x > 0)
         fprintf(out,
                 "; bare floor %.3f s (outside SCR's calls, then the chain of XORs that "
@@ -738,23 +755,20 @@ static void print_rebuild_encode(FILE *out, const char *sc, double so)
  * cold cps of the same bytes for a fetch, and for a rebuild the chain of
  * XORs that brings the lost bytes to the spare (XOR; bench/bare.h) or those
  * bytes arriving there (the others). */
-static double restart_bound(const char *sc, int k, double o, double l, double so)
+static double restart_bound(const restart_floors_t *f, int k, double o, double l,
+                            double so)
 {
     double floor = o - so;
     if (so <= 0 || floor <= 0)
         return 0;
     if (k == 1) {
-        double a = median_of("whole.ours", sc, "restart_rebuild_arrive_s"),
-               x = median_of("whole.ours", sc, "restart_rebuild_bare_s");
-        if (x <= 0 && a <= 0)
+        if (f->chain <= 0 && f->arrive <= 0)
             return 0;
-        floor += x > 0 ? x : a;
+        floor += f->chain > 0 ? f->chain : f->arrive;
     } else if (k == 2) {
-        double cp = median_of("whole.ours", sc, "restart_fetch_cp_s"),
-               cp2 = median_of("whole.ours", sc, "restart_fetch_cp2_s");
-        if (cp <= 0)
+        if (f->cp <= 0)
             return 0;
-        floor += cp2 > 0 && cp2 < cp ? cp2 : cp;
+        floor += f->cp2 > 0 && f->cp2 < f->cp ? f->cp2 : f->cp;
     }
     return l / floor;
 }
@@ -782,7 +796,8 @@ static void print_restarts(FILE *out)
                              "(median seconds; LLNL over ours; in SCR's calls, of which "
                              "SCR_Init):\n");
             restart_pair(sc, kinds[k], "_scr", &so, &sl);
-            double bound = restart_bound(sc, k, o, l, so);
+            restart_floors_t f = restart_floors(sc);
+            double bound = restart_bound(&f, k, o, l, so);
             fprintf(out, "  %-8s %-8s ours %7.3f  LLNL %7.3f: %5.2fx (>= 1.5 %s)", sc,
                     kinds[k], o, l, l / o, bound_verdict(l / o, 1.5, bound));
             if (so > 0 && sl > 0)
@@ -790,13 +805,12 @@ static void print_restarts(FILE *out)
             if (restart_pair(sc, kinds[k], "_init", &io, &il) == 0)
                 fprintf(out, "  SCR_Init ours %.3f, LLNL %.3f", io, il);
             if (k == 1) {
-                print_rebuild_floor(out, sc, o, l, so, sl);
+                print_rebuild_floor(out, &f, o, l, so, sl);
                 print_rebuild_encode(out, sc, so);
             } else if (bound > 0)
                 fprintf(out, "  floor %.3f s (%s): no library beats %.2fx LLNL here",
                         l / bound, floors[k], bound);
-            double cp = median_of("whole.ours", sc, "restart_fetch_cp_s"),
-                   cp2 = median_of("whole.ours", sc, "restart_fetch_cp2_s");
+            double cp = f.cp, cp2 = f.cp2;
             if (k == 2 && cp > 0 && so > 0)
                 fprintf(out, "  cp %.3f: ours in SCR %.2fx cp (<= 1.0 %s)", cp, so / cp,
                         so / cp <= 1.0 ? "met" : "MISSED");

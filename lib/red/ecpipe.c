@@ -244,13 +244,26 @@ void ec_chain_init(ec_chain_t *c, int me, int n, int lost)
     c->rq[0] = c->rq[1] = c->sq[0] = c->sq[1] = MPI_REQUEST_NULL;
 }
 
-/* dst ^= src, ISA-L for the aligned bulk */
+/* 16 bytes at any address: memcpy to and from it is one unaligned load or
+ * store */
+typedef unsigned char ec_v16_t __attribute__((vector_size(16)));
+
+/* dst ^= src, ISA-L for the bulk when both are 32-byte aligned; else 16
+ * bytes at a time (a survivor's slot mapped from its file lies where the
+ * chunk puts it, 8-byte aligned) */
 static void ec_xor_into(unsigned char *dst, const unsigned char *src, size_t len)
 {
     void *v[3] = {(void *)src, dst, dst};
     size_t bulk = ((uintptr_t)dst | (uintptr_t)src) % 32 == 0 ? len & ~(size_t)63 : 0;
     if (bulk && xor_gen(3, (int)bulk, v) != 0)
         bulk = 0;
+    for (; bulk + 16 <= len; bulk += 16) {
+        ec_v16_t a, b;
+        memcpy(&a, dst + bulk, 16);
+        memcpy(&b, src + bulk, 16);
+        a ^= b;
+        memcpy(dst + bulk, &a, 16);
+    }
     for (size_t i = bulk; i < len; i++)
         dst[i] ^= src[i];
 }
@@ -281,7 +294,14 @@ void ec_pipe_chain(ec_pipe_t *pp, int p, MPI_Comm comm)
     MPI_Wait(&c->rq[p & 1], MPI_STATUS_IGNORE);
     if (p + 1 < pp->pieces)
         ec_chain_post(pp, c, p + 1, comm);
-    ec_xor_into(sum, pp->send[p & 1], (size_t)bytes);
+    /* each slot where the prepare left it: in the send buffer, or in a
+     * mapping of my file (ec_pipe_map) */
+    size_t len = (size_t)ec_pipe_len(pp, p);
+    for (int r = 0; r < pp->j->n; r++) {
+        const unsigned char *at = pp->at[p & 1][r];
+        ec_xor_into(sum + (size_t)r * len, at ? at : pp->send[p & 1] + (size_t)r * len,
+                    len);
+    }
     MPI_Isend(sum, bytes, MPI_BYTE, c->next, EC_CHAIN_TAG, comm, &c->sq[p & 1]);
     if (p + 1 == pp->pieces)
         MPI_Waitall(2, c->sq, MPI_STATUSES_IGNORE);

@@ -118,7 +118,11 @@ void ec_pipe_trade_all(ec_pipe_t *pp, int p, MPI_Comm comm);
  * for a time slice where ranks outnumber cores (bench/README.md).  Here a
  * survivor receives piece p + 1 while it adds and sends piece p; the sums
  * travel in the receive buffers, so the next send buffer can be prepared
- * meanwhile.  Members me of n, the lost one lost (n >= 2). */
+ * meanwhile.  A survivor in the middle adds slot r of piece p from
+ * pp->at[p & 1][r] when the prepare set it (a mapping of its file: no copy
+ * into the send buffer), else from the send buffer; the chain's first
+ * sends its send buffer whole.  Members me of n, the lost one lost
+ * (n >= 2). */
 typedef struct {
     int prev, next; /* members, -1: none (the chain's first, the lost one) */
     MPI_Request rq[2], sq[2];

@@ -388,7 +388,7 @@ static int ec_gather_knowledge(scr_ctx_t *ctx, reddesc_t *rd, ec_job_t *j, int i
         ok = ec_read_header(j->ppath, h, &j->pfd, &j->data_off, err) == 0 &&
              kvtree_util_get_u64(h, "CHUNK", &j->chunk) == 0 &&
              ec_check_code(j, h, err) == 0 &&
-             xfer_open(list, NULL, NULL, 0, &j->files, err) == 0;
+             xfer_open(list, NULL, NULL, j->map, &j->files, err) == 0;
         if (ok) {
             kvtree_delete(&mine);
             mine = ec_knowledge(j, h);
@@ -463,25 +463,32 @@ typedef struct {
 
 /* recovery, prepare (XOR: RS recovers in red_rs.c).  One process is lost,
  * and each slot of a survivor is that process's slot of the same stripe
- * times 1: it is read straight into its place in the send buffer, which the
- * ring adds up on its way to the lost process.  That one adds zeros. */
+ * times 1: its place in the send buffer, which the chain adds up on its
+ * way to the lost process (which sends nothing).  The chain's first sends
+ * the buffer whole, so its slots are read into it; a survivor in the
+ * middle only adds its slots to the sum, so each data slot stays in a
+ * mapping of its file where it can (pp->at), a copy less of every byte. */
 static int ec_recover_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                               scr_error_t *err)
 {
     ec_job_t *j = pp->j;
     const ec_lost_t *l = pp->plan;
+    const ec_chain_t *c = pp->xstate;
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    int rc = 0;
-    if (l->lost[j->i])
-        memset(send, 0, (size_t)j->n * (size_t)len);
+    int rc = 0, k = (int)((off / (uint64_t)pp->len) & 1), middle = c->prev >= 0;
+    ec_pipe_unmap(pp, k);
     double t0 = scr_now();
     for (int slot = 0; slot < j->n && !l->lost[j->i]; slot++) {
         int s, t;
         ec_slot_symbol(&j->code, j->i, slot, &s, &t);
-        unsigned char *in = send + (size_t)l->slot[s] * (size_t)len;
+        int r = l->slot[s];
+        uint64_t pos = (uint64_t)slot * j->chunk + off;
+        unsigned char *in = pp->at[k][r] = send + (size_t)r * (size_t)len;
         if (slot < j->k) {
-            if (io_read_pad_n(&cat, in, (size_t)len, (uint64_t)slot * j->chunk + off,
-                              err) < 0)
+            unsigned char *m = middle ? ec_pipe_map(pp, k, r, pos, (size_t)len) : NULL;
+            if (m)
+                pp->at[k][r] = m;
+            else if (io_read_pad_n(&cat, in, (size_t)len, pos, err) < 0)
                 rc = -1;
         } else if (io_pread_full(
                        j->pfd, in, (size_t)len,
@@ -586,6 +593,8 @@ int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, i
     if (ec_job_init(&j, rd, dsetdir) < 0 || rd->set_size > 256)
         return errprintf(err, "bad %s set", desc_type_name(rd->type));
     j.rank = ctx->rank;
+    /* XOR's survivors add their slots from mappings (ec_recover_prepare) */
+    j.map = ctx->copy_map && !j.spread;
     MPI_Allgather(&need, 1, MPI_INT, lost, 1, MPI_INT, rd->comm);
     for (int r = 0; r < j.n; r++)
         nlost += lost[r] != 0;

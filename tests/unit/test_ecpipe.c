@@ -7,7 +7,8 @@
  * recovery's chain (ec_pipe_chain) gives the lost member, piece by piece,
  * the XOR of every survivor's send buffers, whichever member is lost, with
  * one piece or many (the last one short), with the worker thread and
- * without.  Run under mpirun with any number of processes (the chain
+ * without, and with a survivor's slot outside its send buffer (pp->at)
+ * off the 32-byte alignment.  Run under mpirun with any number of processes (the chain
  * needs two). */
 #include <mpi.h>
 #include <stdio.h>
@@ -83,20 +84,34 @@ static int check_trade(MPI_Comm comm, int rule, int len)
     return bad;
 }
 
-/* the chain's test: every member's buffers hold pattern(me, slot, off + i) */
+/* the chain's test: every member's buffers hold pattern(me, slot, off + i);
+ * in odd pieces a survivor in the middle puts slot 1 elsewhere, 8 bytes off
+ * the 32-byte alignment (as a mapped slot of a file can be), and points
+ * pp->at to it, with its place in the send buffer spoilt */
 typedef struct {
     int me, lost, bad, seen;
+    unsigned char *aside[2]; /* per send buffer */
 } chain_case_t;
 
 static int chain_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                          scr_error_t *err)
 {
     (void)err;
-    const chain_case_t *c = pp->plan;
-    for (int q = 0; q < pp->j->n; q++)
+    chain_case_t *c = (chain_case_t *)pp->plan;
+    const ec_chain_t *ch = pp->xstate;
+    int k = (int)((off / (uint64_t)pp->len) & 1);
+    for (int q = 0; q < pp->j->n; q++) {
+        pp->at[k][q] = NULL;
         for (int i = 0; i < len; i++)
             send[(size_t)q * (size_t)len + (size_t)i] =
                 c->me == c->lost ? 0xa5 : pattern(c->me, q, (int)off + i);
+    }
+    if (k == 1 && ch->prev >= 0 && ch->next >= 0 && pp->j->n > 1) {
+        unsigned char *a = c->aside[k] + 8;
+        memcpy(a, send + (size_t)len, (size_t)len);
+        memset(send + (size_t)len, 0x3c, (size_t)len);
+        pp->at[k][1] = a;
+    }
     return 0;
 }
 
@@ -137,7 +152,10 @@ static int check_chain(MPI_Comm comm, int lost, uint64_t chunk, int overlap)
     ctx.overlap = overlap;
     ec_pipe_t pp;
     ec_pipe_init(&pp, &j, &ctx, (size_t)n, (size_t)n, 1, EC_PIPE_CAP, comm, &err);
-    chain_case_t c = {me, lost, 0, 0};
+    chain_case_t c = {
+        me, lost, 0, 0, {malloc((size_t)pp.len + 64), malloc((size_t)pp.len + 64)}};
+    if (!c.aside[0] || !c.aside[1])
+        MPI_Abort(comm, 1);
     ec_chain_t chain;
     ec_chain_init(&chain, me, n, lost);
     pp.prepare = chain_prepare;
@@ -147,6 +165,8 @@ static int check_chain(MPI_Comm comm, int lost, uint64_t chunk, int overlap)
     pp.xstate = &chain;
     int rc = ec_pipe_run(&pp, comm, "test recovery");
     ec_pipe_free(&pp);
+    free(c.aside[0]);
+    free(c.aside[1]);
     return rc != 0 || c.bad || (me == lost && (uint64_t)c.seen != chunk);
 }
 

@@ -90,8 +90,9 @@ void ec_pipe_init(ec_pipe_t *pp, ec_job_t *j, const scr_ctx_t *ctx, size_t sendu
                   size_t recvu, size_t datau, size_t cap_bytes, MPI_Comm comm,
                   scr_error_t *err);
 
-/* the XOR ring's cap: 4 MiB of send buffer per piece */
-#define EC_PIPE_CAP ((size_t)4 << 20)
+/* XOR's cap: 1 MiB of send buffer per piece, all n slots (ec_encode,
+ * ec_recover_data) */
+#define EC_PIPE_CAP ((size_t)1 << 20)
 
 /* One round of direct messages between the members of comm, each buffer
  * cut into slots of len bytes: slot r of out goes to member r when to[r],

@@ -239,7 +239,7 @@ static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error
      * each (256 KiB pieces) took the anonymous part from 9.5 to 4.3 MiB,
      * within 3 % of the speed (bench/README.md) */
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP / 4, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP, comm, err);
     pp.prepare = ec_encode_prepare;
     pp.xchg = ec_pipe_trade_all;
     pp.finish = ec_encode_finish;
@@ -540,6 +540,9 @@ static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
             ec_slot_symbol(&j->code, r, q, &s, &t);
             l.slot[s] = q;
         }
+    /* 1 MiB a message along the chain, as the encode's buffers: 4 MiB (1
+     * MiB pieces of a set of 4) took 0.33-0.35 s in SCR_Init at 8 x 64
+     * MiB, 1 MiB 0.24-0.29 s, 512 KiB 0.26-0.28 s (bench/README.md) */
     ec_pipe_t pp;
     ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP, comm, err);
     pp.prepare = ec_recover_prepare;

@@ -541,7 +541,7 @@ static int ec_recover_data(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm,
             l.slot[s] = q;
         }
     /* 1 MiB a message along the chain, as the encode's buffers: 4 MiB (1
-     * MiB pieces of a set of 4) took 0.33-0.35 s in SCR_Init at 8 x 64
+     * MiB pieces of a set of 4) took 0.33-0.37 s in SCR's calls at 8 x 64
      * MiB, 1 MiB 0.24-0.29 s, 512 KiB 0.26-0.28 s (bench/README.md) */
     ec_pipe_t pp;
     ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP, comm, err);

@@ -65,6 +65,13 @@ check "XOR4's rebuild over our encode, the last writer's Complete_output" \
 	grep -Eq "^  XOR4     rebuild .*; over our encode \(the last writer's Complete_output, [0-9.]+ s\): [0-9.]+x \(<= 1\.2 (met|MISSED)\)" "$out"
 check "restarts from the cache and fetches: their floor, and a verdict that knows it" \
 	test "$(grep -Ec "^  (SINGLE|XOR4) +(cache|fetch) +ours .*\(>= 1\.5 (met|bounded|MISSED)\).*  floor [0-9.]+ s \(outside SCR's calls.*\): no library beats [0-9.]+x LLNL here" "$out")" = 4
+check "each fetch's cp as long after its eviction as the fetch, both libraries" \
+	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_fetch_cp_paused_s"' \
+		"$results/results.json")" = 4 -a \
+	"$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_fetch_pause_s"' \
+		"$results/results.json")" = 4
+check "the fetch over that cp, and over the cp at once" \
+	test "$(grep -Ec "^  (SINGLE|XOR4) +fetch .*  cp [0-9.]+ \([0-9.]+ s after its eviction, as the fetch\): ours in SCR [0-9.]+x cp \(<= 1\.0 (met|MISSED)\); [0-9.]+x the cp at once" "$out")" = 2
 check "each restart's SCR_Init recorded, both libraries" \
 	test "$(grep -Ec '"phase":"whole\.(ours|llnl)".*"metric":"restart_(cache|rebuild|fetch)_init_s"' \
 		"$results/results.json")" = 10

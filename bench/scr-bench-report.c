@@ -809,8 +809,8 @@ static void print_restarts(FILE *out)
     static const char *const kinds[] = {"cache", "rebuild", "fetch"};
     static const char *const floors[] = {
         "outside SCR's calls: MPI's start, the application's reads", "",
-        "outside SCR's calls, then the cold cp as long after its eviction as the "
-        "fetch, else the lesser of the two at once"};
+        ("outside SCR's calls, then the cold cp as long after its eviction as the "
+         "fetch, else the lesser of the two at once")};
     int any = 0;
     for (size_t t = 0; t < sizeof(against) / sizeof(against[0]); t++)
         for (int k = 0; k < 3; k++) {

@@ -456,16 +456,23 @@ static double restart_cp_baseline(double pause)
     return bench_slowest(bench_now() - t0);
 }
 
+/* the wall clock now (the epoch, as bench/run's date +%s.%N) */
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* seconds from bench/run's eviction of the prefix (BENCH_EVICTED_AT, the
- * epoch) to now on rank 0, the same on every rank; 0 when not known */
-static double restart_pause(void)
+ * epoch) to started, rank 0's, the same on every rank; 0 when not known.
+ * Collective: called after the restart, out of its clock. */
+static double restart_pause(double started)
 {
     const char *at = getenv("BENCH_EVICTED_AT");
     double p = 0;
     if (c.rank == 0 && at) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        p = (double)ts.tv_sec + ts.tv_nsec * 1e-9 - strtod(at, NULL);
+        p = started - strtod(at, NULL);
         if (p < 0 || p > 60)
             p = 0;
     }
@@ -494,7 +501,7 @@ static int restart_run(char *buf, size_t per, double t_mpi)
 {
     char name[SCR_MAX_FILENAME], file[64], path[SCR_MAX_FILENAME], metric[64];
     int have = 0, valid = 1;
-    double pause = restart_pause(), t0 = bench_now();
+    double started = wall_now(), t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");
     double in_scr = bench_now() - t0, init = bench_slowest(in_scr);
@@ -535,7 +542,8 @@ static int restart_run(char *buf, size_t per, double t_mpi)
     if (strcmp(c.restart, "fetch") == 0) {
         /* twice: the same cold copy's spread is what a fetch over cp can
          * resolve on a disk-bound prefix */
-        double cp = restart_cp_baseline(0), cp2 = restart_cp_baseline(0);
+        double cp = restart_cp_baseline(0), cp2 = restart_cp_baseline(0),
+               pause = restart_pause(started);
         emit("restart_fetch_cp_s", &cp, 1, "s");
         emit("restart_fetch_cp2_s", &cp2, 1, "s");
         if (pause > 0) {

@@ -20,6 +20,9 @@
 /* a 64-bit hash of a NUL-terminated name */
 typedef uint64_t (*groupidx_hash_fn)(const char *name);
 
+/* the hash that sends each name to its home (FNV-1a) */
+uint64_t groupidx_hash(const char *name);
+
 /* names are at most GROUPIDX_NAME - 1 bytes */
 #define GROUPIDX_NAME 512
 
@@ -40,6 +43,19 @@ void groupidx_build(MPI_Comm comm, const char *name, int want_members, groupidx_
 /* the same with another hash (a test's, to send every name to one home) */
 void groupidx_build_hashed(MPI_Comm comm, const char *name, int want_members,
                            groupidx_t *gi, groupidx_hash_fn hash);
+
+/* The same facts from a list each rank already holds of its group's ranks
+ * (a node's, from PMIx): members (n ranks of comm, any order, malloc'd)
+ * becomes gi->members, sorted.  A rank with no list passes NULL.  When any
+ * rank has none, or a list that does not hold it once among ranks of comm,
+ * every rank gets -1 and frees its list.  Collective: one MPI_Allreduce,
+ * whose messages go where the application's collectives already go. */
+int groupidx_from_list(MPI_Comm comm, int *members, int n, groupidx_t *gi);
+
+/* A comma-separated list of ranks ("0,1,5", as PMIx lists a node's) into
+ * a malloc'd array.  Returns its length, or -1 (empty, not a list of
+ * ranks, no memory). */
+int groupidx_parse_ranks(const char *list, int **ranks);
 
 /* Rows: row r is the r-th rank of every group that has one.  Gives each
  * rank its row's length (*count) and the number of its row's ranks of

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* topo.c - node topology from PMIx, else from MPI and gethostname */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,27 @@ static int pmix_get_uint(const pmix_proc_t *me, int wildcard, const char *key, i
     return rc;
 }
 
-/* fill hostname, local rank/size and node count from PMIx */
-static int topo_from_pmix(topo_t *topo)
+/* This node's ranks as PMIx lists them (PMIX_LOCAL_PEERS), when they are
+ * ranks of comm: comm is the whole job and its ranks are PMIx's.  NULL
+ * otherwise; *n its length. */
+static int *pmix_node_ranks(const pmix_proc_t *me, MPI_Comm comm, int whole, int *n)
+{
+    int rank, *ranks = NULL;
+    pmix_value_t *v = NULL;
+    MPI_Comm_rank(comm, &rank);
+    if (!whole || me->rank != (pmix_rank_t)rank ||
+        pmix_get_value(me, 1, PMIX_LOCAL_PEERS, &v) < 0)
+        return NULL;
+    if (v->type == PMIX_STRING && v->data.string)
+        *n = groupidx_parse_ranks(v->data.string, &ranks);
+    PMIX_VALUE_RELEASE(v);
+    return ranks;
+}
+
+/* fill hostname, local rank/size and node count from PMIx, and when comm
+ * is the job (whole) the list of this node's ranks (*peers, *npeers) */
+static int topo_from_pmix(topo_t *topo, MPI_Comm comm, int whole, int **peers,
+                          int *npeers)
 {
     pmix_proc_t me;
     pmix_value_t *v = NULL;
@@ -63,6 +83,10 @@ static int topo_from_pmix(topo_t *topo)
         pmix_get_uint(&me, 1, PMIX_LOCAL_SIZE, &topo->local_size) == 0 &&
         pmix_get_uint(&me, 1, PMIX_NUM_NODES, &topo->num_nodes) == 0) {
         strcpy(topo->hostname, v->data.string);
+        *peers = pmix_node_ranks(&me, comm, whole, npeers);
+        /* the job's nodes, where only the job's are listed */
+        if (whole && PMIx_Resolve_nodes(me.nspace, &topo->nodes) != PMIX_SUCCESS)
+            topo->nodes = NULL;
         rc = 0;
     }
     if (v)
@@ -71,24 +95,73 @@ static int topo_from_pmix(topo_t *topo)
     return rc;
 }
 #else
-static int topo_from_pmix(topo_t *topo)
+static int topo_from_pmix(topo_t *topo, MPI_Comm comm, int whole, int **peers,
+                          int *npeers)
 {
     (void)topo;
+    (void)comm;
+    (void)whole;
+    (void)peers;
+    (void)npeers;
     return -1;
 }
 #endif
 
+/* 1 if every rank of the node communicator has this host name */
+static int topo_same_host(MPI_Comm node, const char *host)
+{
+    uint64_t h = groupidx_hash(host), v[2] = {h, ~h}, max[2];
+    MPI_Allreduce(v, max, 2, MPI_UINT64_T, MPI_MAX, node);
+    return max[0] == ~max[1]; /* the largest hash is the smallest */
+}
+
+/* The node communicator from each rank's list of its node's ranks
+ * (PMIx's), which sends nothing between nodes.  A rendezvous sends each
+ * rank's host name to a home rank elsewhere, and Open MPI's TCP transport
+ * keeps every connection it ever opened and polls them all whenever it
+ * progresses, which slowed the application's own collectives by 4-7 %
+ * for two more sockets a rank (bench/README.md).  0, or -1 on every rank
+ * (a list missing or wrong, or a node's ranks of two host names): the
+ * caller meets by host name instead. */
+static int topo_split_listed(MPI_Comm comm, int *peers, int npeers, topo_t *topo,
+                             groupidx_t *gi)
+{
+    if (groupidx_from_list(comm, peers, npeers, gi) < 0)
+        return -1;
+    int bad = rdv_comm_create(comm, gi->members, gi->size, TOPO_NODE_TAG,
+                              &topo->comm_node) < 0 ||
+              !topo_same_host(topo->comm_node, topo->hostname);
+    int any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);
+    if (!any)
+        return 0;
+    if (topo->comm_node != MPI_COMM_NULL)
+        MPI_Comm_free(&topo->comm_node);
+    groupidx_free(gi);
+    return -1;
+}
+
 /* the node communicator: ranks sharing a host name share a node; the
  * counts come from it unless PMIx gave them for the communicator (PMIx
  * speaks of the whole job, which a communicator of SCR_Init_comm is not).
- * The node's ranks make it among themselves from their list (groupidx.h):
- * MPI_Comm_split would have every process gather every rank's color and
- * key (Open MPI 4.1). */
-static int topo_split(MPI_Comm comm, int counts, topo_t *topo)
+ * The node's ranks make it among themselves from their list: PMIx's when
+ * listed (every rank has one to offer), else one met at a home rank
+ * (groupidx.h).  MPI_Comm_split would have every process gather every
+ * rank's color and key (Open MPI 4.1). */
+static int topo_split(MPI_Comm comm, int counts, int listed, int *peers, int npeers,
+                      topo_t *topo)
 {
     groupidx_t gi;
-    groupidx_build(comm, topo->hostname, 1, &gi);
-    int rc = rdv_comm_create(comm, gi.members, gi.size, TOPO_NODE_TAG, &topo->comm_node);
+    int rc = 0;
+    topo->node_from = "PMIx's list of the node's ranks";
+    if (!listed || topo_split_listed(comm, peers, npeers, topo, &gi) < 0) {
+        /* the lists are freed */
+        topo->node_from = listed ? "a rendezvous on host names (PMIx's lists of the "
+                                   "nodes' ranks were missing or disagreed)"
+                                 : "a rendezvous on host names";
+        groupidx_build(comm, topo->hostname, 1, &gi);
+        rc = rdv_comm_create(comm, gi.members, gi.size, TOPO_NODE_TAG, &topo->comm_node);
+    }
     groupidx_free(&gi);
     topo->node = gi; /* the list freed: desc.c needs the counts only */
     if (rc < 0)
@@ -107,7 +180,8 @@ int topo_create(MPI_Comm comm, int use_pmix, int whole, topo_t *topo, char *err,
     memset(topo, 0, sizeof(*topo));
     topo->comm_node = MPI_COMM_NULL;
     topo->source = "pmix";
-    if (!use_pmix || topo_from_pmix(topo) < 0) {
+    int *peers = NULL, npeers = 0;
+    if (!use_pmix || topo_from_pmix(topo, comm, whole, &peers, &npeers) < 0) {
         topo->source = "mpi";
         if (gethostname(topo->hostname, sizeof(topo->hostname) - 1) < 0)
             strcpy(topo->hostname, "unknown-host");
@@ -119,7 +193,12 @@ int topo_create(MPI_Comm comm, int use_pmix, int whole, topo_t *topo, char *err,
         topo->source = "mpi";
         gethostname(topo->hostname, sizeof(topo->hostname) - 1);
     }
-    if (topo_split(comm, !whole || strcmp(topo->source, "mpi") == 0, topo) < 0) {
+    /* the same on every rank: whether to try the lists */
+    int listed = whole && all_ok;
+    if (!listed)
+        free(peers);
+    if (topo_split(comm, !whole || strcmp(topo->source, "mpi") == 0, listed, peers,
+                   npeers, topo) < 0) {
         snprintf(err, (size_t)errlen, "cannot build the node communicator");
         return -1;
     }
@@ -128,6 +207,8 @@ int topo_create(MPI_Comm comm, int use_pmix, int whole, topo_t *topo, char *err,
 
 void topo_free(topo_t *topo)
 {
+    free(topo->nodes);
+    topo->nodes = NULL;
     if (topo->comm_node != MPI_COMM_NULL)
         MPI_Comm_free(&topo->comm_node);
 }

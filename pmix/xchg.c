@@ -21,11 +21,16 @@ static int xchg_take(const MPI_Status *st, MPI_Comm comm, xchg_take_fn take, voi
 }
 
 /* Synchronous sends complete only once received; a process whose sends all
- * completed joins a non-blocking barrier, and when that completes
+ * completed joins a non-blocking collective, and when that completes
  * everything sent has arrived.  The dense MPI_Alltoall of counts this
  * replaced moved N^2 messages: 0.7 s of SCR_Init at 64 ranks on 16
- * simulated nodes (bench/README.md).  The closing barrier keeps a fast
- * process's next exchange from reaching one still here. */
+ * simulated nodes (bench/README.md).  The closing collective keeps a fast
+ * process's next exchange from reaching one still here.  Both are sums,
+ * not barriers: Open MPI's barriers talk to other peers than its sums,
+ * and over TCP every peer it ever talked to stays connected and is polled
+ * at every progress call; the application's own sums have connected the
+ * sums' peers already (bench/README.md: two more sockets a rank slowed its
+ * collectives by 4-7 %). */
 static int xchg_run(MPI_Comm comm, int n, const int *dest, const char *const *buf,
                     const int *len, xchg_take_fn take, void *arg, int close)
 {
@@ -36,6 +41,7 @@ static int xchg_run(MPI_Comm comm, int n, const int *dest, const char *const *bu
     for (int i = 0; i < n; i++)
         MPI_Issend(buf[i], len[i], MPI_BYTE, dest[i], XCHG_TAG, comm, &req[i]);
     MPI_Request bar = MPI_REQUEST_NULL;
+    int one = 1, all = 0;
     while (!done) {
         int flag = 0;
         MPI_Status st;
@@ -46,13 +52,13 @@ static int xchg_run(MPI_Comm comm, int n, const int *dest, const char *const *bu
             int sent = 0;
             MPI_Testall(n, req, &sent, MPI_STATUSES_IGNORE);
             if (sent)
-                MPI_Ibarrier(comm, &bar);
+                MPI_Iallreduce(&one, &all, 1, MPI_INT, MPI_SUM, comm, &bar);
         } else {
             MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
         }
     }
     if (close)
-        MPI_Barrier(comm);
+        MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, comm);
     free(req);
     return rc;
 }

@@ -156,9 +156,37 @@ static int init_dirs(scr_ctx_t *ctx, scr_error_t *err)
     return init_pool(ctx, err);
 }
 
-/* the run's nodes as a compressed host list, on every rank */
+/* The run's nodes from PMIx's list of the job's (topo.h), compressed, when
+ * every rank has one that holds its node and as many as the job has;
+ * NULL on every rank otherwise.  Sends nothing between nodes (topo.c says
+ * why that matters). */
+static char *init_listed_nodes(scr_ctx_t *ctx)
+{
+    nodelist_t *nodes = nodelist_new();
+    int ok = ctx->topo.nodes && nodes, all_ok = 0;
+    char *list = ok ? strdup(ctx->topo.nodes) : NULL, *save = NULL;
+    for (char *h = list ? strtok_r(list, ",", &save) : NULL; h;
+         h = strtok_r(NULL, ",", &save))
+        nodelist_append(nodes, h);
+    free(list);
+    if (ok) {
+        nodelist_uniq(nodes);
+        ok = nodelist_count(nodes) == ctx->topo.num_nodes &&
+             nodelist_find(nodes, ctx->topo.hostname) >= 0;
+    }
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, ctx->comm);
+    char *str = all_ok ? nodelist_compress(nodes) : NULL;
+    nodelist_delete(&nodes);
+    return str;
+}
+
+/* the run's nodes as a compressed host list, on every rank: PMIx's, else
+ * each node's first rank sends its host name to rank 0 */
 static char *init_run_nodes(scr_ctx_t *ctx)
 {
+    char *str = init_listed_nodes(ctx);
+    if (str)
+        return str;
     kvtree_t *mine = kvtree_new(), *got = kvtree_new(), *list = kvtree_new();
     if (ctx->topo.local_rank == 0)
         kvtree_set_kv(kvtree_set(mine, "0", kvtree_new()), "HOST", ctx->topo.hostname);
@@ -167,14 +195,14 @@ static char *init_run_nodes(scr_ctx_t *ctx)
         nodelist_t *nodes = nodelist_new();
         for (kvtree_elem_t *e = kvtree_first(got); e; e = kvtree_elem_next(e))
             nodelist_append(nodes, kvtree_get_val(kvtree_elem_tree(e), "HOST"));
-        char *str = nodelist_compress(nodes);
+        str = nodelist_compress(nodes);
         kvtree_util_set_str(list, "NODES", str ? str : "");
         free(str);
         nodelist_delete(&nodes);
     }
     kvtree_bcast(list, 0, ctx->comm);
     const char *v = kvtree_get_val(list, "NODES");
-    char *str = strdup(v ? v : "");
+    str = strdup(v ? v : "");
     kvtree_delete(&mine);
     kvtree_delete(&got);
     kvtree_delete(&list);
@@ -493,6 +521,7 @@ static int init_body(scr_ctx_t *ctx)
         return -1;
     log_dbg(1, "SCR %s: %d ranks on %d nodes (topology from %s)", SCR_VERSION_STRING,
             ctx->ranks, ctx->topo.num_nodes, ctx->topo.source);
+    log_dbg(1, "node communicator from %s", ctx->topo.node_from);
     init_identity(ctx);
     if (!ctx->prefix[0]) {
         if (ctx->rank == 0)

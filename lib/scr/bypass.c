@@ -14,6 +14,7 @@
 #include "io.h"
 #include "kvtree_mpi.h"
 #include "log.h"
+#include "namesketch.h"
 #include "nameset.h"
 #include "pfs.h"
 #include "place.h"
@@ -147,21 +148,45 @@ int bypass_complete(scr_ctx_t *ctx, const kvtree_t *dset, int valid, uint64_t *t
     return ok;
 }
 
+static void bypass_route_name(scr_ctx_t *ctx, kvtree_t *send, const char *rel)
+{
+    char owner[16], me[16];
+    if (!rel)
+        return;
+    snprintf(me, sizeof(me), "%d", ctx->rank);
+    snprintf(owner, sizeof(owner), "%d", nameset_owner(rel, ctx->ranks));
+    kvtree_util_set_str(kvtree_set_kv(send, owner, rel), me, ctx->topo.hostname);
+}
+
+/* into send ("<home>" -> name -> "<rank>" -> host), this rank's names of
+ * the open output that another rank may hold too (namesketch.h): only
+ * those go on to be judged at their homes */
+static void bypass_maybe_shared(scr_ctx_t *ctx, kvtree_t *send)
+{
+    kvtree_t *files =
+        kvtree_get(filemap_get_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILE");
+    int n = 0, cap = kvtree_size(files);
+    const char **rels = malloc(sizeof(char *) * (size_t)(cap > 0 ? cap : 1));
+    unsigned char *shared = malloc((size_t)(cap > 0 ? cap : 1));
+    for (kvtree_elem_t *e = kvtree_first(files); rels && e; e = kvtree_elem_next(e))
+        if ((rels[n] = kvtree_get_val(kvtree_elem_tree(e), "REL")))
+            n++;
+    /* no memory here or anywhere: all of them */
+    if (namesketch_shared(ctx->comm, rels, rels && shared ? n : -1, shared) < 0)
+        for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
+            bypass_route_name(ctx, send, kvtree_get_val(kvtree_elem_tree(e), "REL"));
+    else
+        for (int i = 0; i < n; i++)
+            if (shared[i])
+                bypass_route_name(ctx, send, rels[i]);
+    free(rels);
+    free(shared);
+}
+
 int bypass_shared_names(scr_ctx_t *ctx)
 {
     kvtree_t *send = kvtree_new(), *recv = kvtree_new(), *names = kvtree_new();
-    kvtree_t *files =
-        kvtree_get(filemap_get_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILE");
-    char me[16];
-    snprintf(me, sizeof(me), "%d", ctx->rank);
-    for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e)) {
-        const char *rel = kvtree_get_val(kvtree_elem_tree(e), "REL");
-        char owner[16];
-        if (!rel)
-            continue;
-        snprintf(owner, sizeof(owner), "%d", nameset_owner(rel, ctx->ranks));
-        kvtree_util_set_str(kvtree_set_kv(send, owner, rel), me, ctx->topo.hostname);
-    }
+    bypass_maybe_shared(ctx, send);
     kvtree_exchange(send, recv, ctx->comm);
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
         kvtree_merge(names, kvtree_elem_tree(e));

@@ -141,6 +141,54 @@ static int check_keyless(MPI_Comm comm)
     return any;
 }
 
+/* each rank's block-of-two list (groupidx_from_list): the facts of
+ * groupidx_build; broken on rank bad_rank (-1: none) by passing no list
+ * (bad_kind 0) or one without it (1): -1 everywhere */
+static int check_list(MPI_Comm comm, int bad_rank, int bad_kind)
+{
+    int rank, ranks, first, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    layout_group(BLOCKS, rank, ranks, &first, &size);
+    int *m = malloc(sizeof(int) * 2);
+    m[0] = first + size - 1; /* in reverse: the list gets sorted */
+    m[1] = first;
+    if (rank == bad_rank && bad_kind == 1)
+        m[0] = m[1] = (rank + 2) % ranks == rank ? ranks : (rank + 2) % ranks;
+    groupidx_t gi;
+    int rc = groupidx_from_list(
+        comm, rank == bad_rank && bad_kind == 0 ? (free(m), NULL) : m, size, &gi);
+    int bad;
+    if (bad_rank >= 0)
+        bad = rc != -1 || gi.members != NULL;
+    else
+        bad = rc != 0 || gi.ngroups != (ranks + 1) / 2 || gi.size != size ||
+              gi.first != first || gi.row != rank - first || gi.members[0] != first ||
+              gi.members[size - 1] != first + size - 1;
+    groupidx_free(&gi);
+    int any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, comm);
+    return any;
+}
+
+/* PMIx's lists of a node's ranks */
+static int check_parse(void)
+{
+    int *r = NULL, bad = 0;
+    bad |= groupidx_parse_ranks("0,1,5", &r) != 3 || r[0] != 0 || r[1] != 1 || r[2] != 5;
+    free(r);
+    r = NULL;
+    bad |= groupidx_parse_ranks("7", &r) != 1 || r[0] != 7;
+    free(r);
+    static const char *const wrong[] = {"",   "1,,2", "a",  " 3",
+                                        "-3", "1,",   "3x", "99999999999"};
+    for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+        r = NULL;
+        bad |= groupidx_parse_ranks(wrong[i], &r) != -1 || r != NULL;
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -183,6 +231,28 @@ int main(int argc, char **argv)
             printf("%s %d - %s\n", bad ? "not ok" : "ok", ++t, rows[c].what);
         fails += bad;
     }
+    int ranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    static const struct {
+        int bad_rank, kind;
+        const char *what;
+    } lists[] = {
+        {-1, 0, "groups from the lists the ranks hold: the same facts"},
+        {0, 0, "rank 0 without a list: refused on every rank"},
+        {1, 1, "a list that does not hold its rank: refused on every rank"},
+    };
+    for (size_t c = 0; c < sizeof(lists) / sizeof(lists[0]); c++) {
+        int bad = lists[c].bad_rank < ranks &&
+                  check_list(MPI_COMM_WORLD, lists[c].bad_rank, lists[c].kind);
+        if (rank == 0)
+            printf("%s %d - %s\n", bad ? "not ok" : "ok", ++t, lists[c].what);
+        fails += bad;
+    }
+    int pbad = check_parse();
+    if (rank == 0)
+        printf("%s %d - lists of ranks parsed, malformed ones refused\n",
+               pbad ? "not ok" : "ok", ++t);
+    fails += pbad;
     int bad = check_keyless(MPI_COMM_WORLD);
     if (rank == 0)
         printf("%s %d - ranks without a key take part, get nothing, and count the key\n",

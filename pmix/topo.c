@@ -195,8 +195,11 @@ int topo_create(MPI_Comm comm, int use_pmix, int whole, topo_t *topo, char *err,
     }
     /* the same on every rank: whether to try the lists */
     int listed = whole && all_ok;
-    if (!listed)
+    if (!listed) {
         free(peers);
+        free(topo->nodes); /* the job's nodes, but the hosts are not PMIx's */
+        topo->nodes = NULL;
+    }
     if (topo_split(comm, !whole || strcmp(topo->source, "mpi") == 0, listed, peers,
                    npeers, topo) < 0) {
         snprintf(err, (size_t)errlen, "cannot build the node communicator");

@@ -171,7 +171,7 @@ static char *init_listed_nodes(scr_ctx_t *ctx)
     free(list);
     if (ok) {
         nodelist_uniq(nodes);
-        ok = nodelist_count(nodes) == ctx->topo.num_nodes &&
+        ok = nodelist_count(nodes) == ctx->topo.node.ngroups &&
              nodelist_find(nodes, ctx->topo.hostname) >= 0;
     }
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, ctx->comm);
@@ -185,8 +185,10 @@ static char *init_listed_nodes(scr_ctx_t *ctx)
 static char *init_run_nodes(scr_ctx_t *ctx)
 {
     char *str = init_listed_nodes(ctx);
-    if (str)
+    if (str) {
+        log_dbg(1, "the job's nodes %s (from PMIx)", str);
         return str;
+    }
     kvtree_t *mine = kvtree_new(), *got = kvtree_new(), *list = kvtree_new();
     if (ctx->topo.local_rank == 0)
         kvtree_set_kv(kvtree_set(mine, "0", kvtree_new()), "HOST", ctx->topo.hostname);
@@ -203,6 +205,7 @@ static char *init_run_nodes(scr_ctx_t *ctx)
     kvtree_bcast(list, 0, ctx->comm);
     const char *v = kvtree_get_val(list, "NODES");
     str = strdup(v ? v : "");
+    log_dbg(1, "the job's nodes %s (sent to rank 0)", str);
     kvtree_delete(&mine);
     kvtree_delete(&got);
     kvtree_delete(&list);

@@ -8,7 +8,9 @@
 #  - all ranks on one node: XOR says it cannot protect them and runs SINGLE;
 #    three ranks on one node, one on each of two others: the rank left in
 #    no set it can join runs SINGLE, the others XOR
-#  - SCR_TOPOLOGY=mpi: the MPI fallback finds the same nodes as PMIx
+#  - SCR_TOPOLOGY=mpi: the MPI fallback finds the same nodes as PMIx; with
+#    PMIx the node communicator and the job's nodes come from its lists,
+#    without it (and for SCR_Init_comm) from messages between the ranks
 #  - SCR_Init_comm (SUBCOMM, tests/sim/subcomm.c): two groups sharing every
 #    node, XOR to one prefix and PARTNER to another, and a rank outside
 #    both; a lost node rebuilt for each group, then every cache lost: the
@@ -72,9 +74,15 @@ sim_setup 2
 SIM_ENV=(-x SCR_TOPOLOGY=mpi -x SCR_DEBUG=1)
 check "MPI topology: runs" sim_run "$out/mpi" node1:2,node2:2 "$ex" --steps 2 --size 1000
 check "MPI topology: says so" has "$out/mpi" "4 ranks on 2 nodes \(topology from mpi\)"
+check "MPI topology: the node communicator from a rendezvous" \
+	has "$out/mpi" "node communicator from a rendezvous on host names\$"
+check "MPI topology: the job's nodes sent to rank 0" has "$out/mpi" "the job's nodes node\[1-2\] \(sent to rank 0\)"
 SIM_ENV=(-x SCR_DEBUG=1)
 check "PMIx topology: runs" sim_run "$out/pmix" node1:2,node2:2 "$ex" --steps 2 --size 1000
 check "PMIx topology: says so" has "$out/pmix" "4 ranks on 2 nodes \(topology from pmix\)"
+check "PMIx topology: the node communicator from PMIx's lists" \
+	has "$out/pmix" "node communicator from PMIx's list of the node's ranks"
+check "PMIx topology: the job's nodes from PMIx" has "$out/pmix" "the job's nodes node\[1-2\] \(from PMIx\)"
 sim_setup 5
 SIM_ENV=(-x SCR_DEBUG=1)
 unset SIM_NP
@@ -88,6 +96,8 @@ check "subcomm: the rank outside got one line from SCR_Init_comm" \
 check "subcomm: a second SCR_Init_comm is refused, one line" \
 	has "$out/s1" "SCR_Init_comm: called twice"
 check "subcomm: each group counts its own nodes" has "$out/s1" "3 ranks on 3 nodes"
+check "subcomm: a group meets by host name (PMIx speaks of the whole job)" \
+	has "$out/s1" "node communicator from a rendezvous on host names\$"
 check "subcomm: group A flushed to its own prefix" test -d "$pfs/prefixA/step.4"
 check "subcomm: group B flushed nothing" sh -c "! ls '$pfs/prefixB' | grep -q step"
 shm=$("$simnode" shm "$sim_dir")

@@ -36,6 +36,10 @@ int namesketch_shared(MPI_Comm comm, const char *const *names, int n,
     v[1] = mine == NULL || n < 0;
     MPI_Allreduce(v, sum, 2, MPI_UINT64_T, MPI_SUM, comm);
     m = namesketch_buckets(sum[0]);
+    if (!sum[1] && sum[0] == 0) { /* no names anywhere: nothing to sum */
+        free(mine);
+        return 0;
+    }
     if (sum[1] || m == 0) {
         free(mine);
         return namesketch_all_shared(n, shared, sum[1] ? -1 : 0);

@@ -143,7 +143,8 @@ static int check_keyless(MPI_Comm comm)
 
 /* each rank's block-of-two list (groupidx_from_list): the facts of
  * groupidx_build; broken on rank bad_rank (-1: none) by passing no list
- * (bad_kind 0) or one without it (1): -1 everywhere */
+ * (bad_kind 0), one that names another rank only (1), one that names it
+ * twice (2) or one that names a rank outside comm (3): -1 everywhere */
 static int check_list(MPI_Comm comm, int bad_rank, int bad_kind)
 {
     int rank, ranks, first, size;
@@ -153,11 +154,16 @@ static int check_list(MPI_Comm comm, int bad_rank, int bad_kind)
     int *m = malloc(sizeof(int) * 2);
     m[0] = first + size - 1; /* in reverse: the list gets sorted */
     m[1] = first;
+    int n = size;
     if (rank == bad_rank && bad_kind == 1)
-        m[0] = m[1] = (rank + 2) % ranks == rank ? ranks : (rank + 2) % ranks;
+        m[0] = (rank + 1) % ranks, n = 1;
+    else if (rank == bad_rank && bad_kind == 2)
+        m[0] = m[1] = rank, n = 2;
+    else if (rank == bad_rank && bad_kind == 3)
+        m[0] = ranks, m[1] = rank, n = 2;
     groupidx_t gi;
     int rc = groupidx_from_list(
-        comm, rank == bad_rank && bad_kind == 0 ? (free(m), NULL) : m, size, &gi);
+        comm, rank == bad_rank && bad_kind == 0 ? (free(m), NULL) : m, n, &gi);
     int bad;
     if (bad_rank >= 0)
         bad = rc != -1 || gi.members != NULL;
@@ -239,13 +245,17 @@ int main(int argc, char **argv)
     } lists[] = {
         {-1, 0, "groups from the lists the ranks hold: the same facts"},
         {0, 0, "rank 0 without a list: refused on every rank"},
-        {1, 1, "a list that does not hold its rank: refused on every rank"},
+        {1, 1, "a list that names another rank only: refused on every rank"},
+        {1, 2, "a list that names its rank twice: refused on every rank"},
+        {0, 3, "a list that names a rank outside the communicator: refused"},
     };
     for (size_t c = 0; c < sizeof(lists) / sizeof(lists[0]); c++) {
-        int bad = lists[c].bad_rank < ranks &&
-                  check_list(MPI_COMM_WORLD, lists[c].bad_rank, lists[c].kind);
+        /* with one rank there is no rank 1, and no other rank to name */
+        int skip = lists[c].bad_rank >= ranks || (lists[c].kind == 1 && ranks < 2);
+        int bad = !skip && check_list(MPI_COMM_WORLD, lists[c].bad_rank, lists[c].kind);
         if (rank == 0)
-            printf("%s %d - %s\n", bad ? "not ok" : "ok", ++t, lists[c].what);
+            printf("%s %d - %s%s\n", bad ? "not ok" : "ok", ++t, lists[c].what,
+                   skip ? " # SKIP one rank" : "");
         fails += bad;
     }
     int pbad = check_parse();

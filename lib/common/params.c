@@ -75,7 +75,10 @@ static const param_info_t table[] = {
      "accepted for compatibility; files always move to the node their rank runs on at "
      "restart"},
     {"SCR_CRC_ON_COPY", "0", 0, NULL,
-     "accepted for compatibility; every cached file gets a CRC32 anyway"},
+     "PARTNER: 1: the partner checksums each copy as it arrives and fails the "
+     "checkpoint's redundancy when it differs from what the sender read; 0: the copy "
+     "takes the sender's CRC32 and is checked when a rebuild, flush or scavenge reads "
+     "it (every cached file gets a CRC32 either way)"},
     {"SCR_CRC_ASYNC", "1", 0, NULL,
      "SINGLE: take the CRC32 of completed files in a low-priority thread after "
      "SCR_Complete_output returns (0: inside SCR_Complete_output)"},

@@ -45,14 +45,21 @@ typedef struct {
     int reread;            /* the receiver reads each file back from the disk for
                               its CRC32, instead of taking the bytes as they passed:
                               for files nothing else will read (rebuild.c) */
+    int trust;             /* the receiver takes the sender's CRC32 for each file
+                              instead of checksumming the bytes that arrived: for
+                              copies that are checked where they are used (a
+                              partner copy, by the rebuild, flush or scavenge that
+                              reads it) */
 } xfer_opts_t;
 
 /* Both ends checksum the bytes as they pass: the receiver compares what
  * arrived with what the sender read (and any CRC in the list), without
  * reading the files again, and on success each file of send and recv has
- * its CRC set.  opt->stage (NULL: none) names the receiver's fault points
- * (fault.h): <stage>.block after the first piece written, <stage>.half
- * once half of the bytes are. */
+ * its CRC set.  With opt->trust the receiver records what the sender read
+ * and checksums nothing itself (a pass less over the bytes); what the
+ * sender read is still checked against the list's CRC.  opt->stage (NULL:
+ * none) names the receiver's fault points (fault.h): <stage>.block after
+ * the first piece written, <stage>.half once half of the bytes are. */
 int xfer_files(MPI_Comm comm, int dest, kvtree_t *send, int src, const char *recv_dir,
                kvtree_t *recv, const xfer_opts_t *opt, xfer_hook_fn hook, void *arg,
                scr_error_t *err);

@@ -400,8 +400,12 @@ static int rb_transfer(rb_t *rb, int id, int rounds, const kvtree_t *sends, int 
         kvtree_t *list = sd ? rb_list(sd) : kvtree_new(), *recv = kvtree_new();
         rb_hook_t hk = {ctx, id};
         scr_error_t e;
-        xfer_opts_t opt = {XFER_SYNC_PIECE(ctx->buf_size), "rebuild", ctx->pool,
-                           ctx->copy_map, reread};
+        /* never trusted: what arrives is the restart's own copy */
+        xfer_opts_t opt = {.bufsize = XFER_SYNC_PIECE(ctx->buf_size),
+                           .stage = "rebuild",
+                           .pool = ctx->pool,
+                           .map = ctx->copy_map,
+                           .reread = reread};
         int rc =
             xfer_files(ctx->comm, dest, list, src, dir, recv, &opt, rb_record, &hk, &e);
         if (src != MPI_PROC_NULL) {

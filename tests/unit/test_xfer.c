@@ -6,7 +6,10 @@
  * many, the last one short) and with an empty list on some processes; a
  * sender whose file is shorter than its list says fails, and its receiver
  * says so; a CRC32 in the list that the bytes do not match is caught by the
- * receiver.  Run under mpirun with any number of processes. */
+ * receiver.  All of it again with the receiver trusting the sender's CRC32
+ * (xfer_opts_t.trust): the same files and CRC32s arrive, and the wrong one
+ * in the list is caught as sent.  Run under mpirun with any number of
+ * processes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,12 +96,12 @@ static int check_recv(const kvtree_t *recv, int from, int k)
 /* stream k goes k + 1 processes on.  fault: 0 none, 1 the first process's
  * stream 0 file is cut short after its list was made, 2 its stream 1 list
  * carries a wrong CRC32 */
-static int run(const char *dir, size_t piece, int fault)
+static int run(const char *dir, size_t piece, int fault, int trust)
 {
     int me, n, bad = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
-    xfer_opts_t opt = {piece, NULL, NULL, 1, 0};
+    xfer_opts_t opt = {.bufsize = piece, .map = 1, .trust = trust};
     for (int k = 0; k < 2; k++) {
         kvtree_t *send = make_files(dir, me, k, fault == 2 && me == 0 && k == 1);
         kvtree_t *recv = kvtree_new();
@@ -118,7 +121,8 @@ static int run(const char *dir, size_t piece, int fault)
         int short_sender = fault == 1 && k == 0 && me == 0 && nfiles(0, 0) > 0;
         if (spoilt || short_sender) {
             /* the receiver's word wins where a process is its own sender */
-            const char *want = fault == 2 ? "after transfer, expected"
+            const char *want = fault == 2 ? (trust ? "as sent, expected"
+                                                   : "after transfer, expected")
                                : spoilt   ? "could not read"
                                           : "shorter than its recorded size";
             bad += rc == 0 || !strstr(err.text, want);
@@ -141,11 +145,11 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     static const size_t pieces[] = {4096, 65536 + 17, 1 << 20};
     for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++)
-        for (int fault = 0; fault < 3; fault++) {
-            int b = run(dir, pieces[p], fault);
+        for (int fault = 0; fault < 6; fault++) {
+            int b = run(dir, pieces[p], fault % 3, fault / 3);
             if (b)
-                fprintf(stderr, "rank %d: piece %zu fault %d: %d wrong\n", me, pieces[p],
-                        fault, b);
+                fprintf(stderr, "rank %d: piece %zu fault %d trust %d: %d wrong\n", me,
+                        pieces[p], fault % 3, fault / 3, b);
             bad += b;
         }
     char cmd[600];
@@ -157,7 +161,7 @@ int main(int argc, char **argv)
     if (me == 0)
         printf("%s - xfer_files: every byte and CRC32 at any piece size, with "
                "empty and one-byte files between others; a short sender and a wrong "
-               "CRC32 caught\n",
+               "CRC32 caught; the same when the receiver trusts the sender's CRC32\n",
                all ? "not ok" : "ok");
     MPI_Finalize();
     return all != 0;

@@ -82,8 +82,8 @@ static int partner_copy(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetd
      * application's threads on the other cores (a TLB shootdown); the
      * asynchronous checkpoint measured no better with them (0.253 s against
      * 0.219 s without, within this machine's noise). */
-    xfer_opts_t opt = {.bufsize = background ? ctx->buf_size
-                                             : XFER_SYNC_PIECE(ctx->buf_size),
+    xfer_opts_t opt = {.bufsize =
+                           background ? ctx->buf_size : XFER_SYNC_PIECE(ctx->buf_size),
                        .stage = "partner",
                        .pool = ctx->pool,
                        .map = ctx->copy_map && !background,

@@ -6,9 +6,11 @@
  * half of what writing them did (tmpfs, bench/README.md).  So the pass runs
  * in a thread at idle priority once SCR_Complete_output has recorded the
  * dataset (sizes, COMPLETE), while the application computes.  It never
- * holds the application up: it is stopped (within a MiB) when a newer
- * dataset completes or its own files are flushed or deleted, and what it
- * finished is recorded; files it did not reach keep their sizes only, which
+ * holds the application up: it is stopped (within a MiB) when the next
+ * output starts (beside that output's writes it took a quarter longer back
+ * to back, and most passes were stopped before they finished all the
+ * same: bench/README.md) or its own files are flushed or deleted, and what
+ * it finished is recorded; files it did not reach keep their sizes only, which
  * restart checks as it checks any file without a CRC (as after a crash),
  * and a flush records the CRC it takes on the way.  Only SCR_Finalize waits
  * for it, so the run's last checkpoint is checked in full.

@@ -81,7 +81,9 @@ static const param_info_t table[] = {
      "it (every cached file gets a CRC32 either way)"},
     {"SCR_CRC_ASYNC", "1", 0, NULL,
      "SINGLE: take the CRC32 of completed files in a low-priority thread after "
-     "SCR_Complete_output returns (0: inside SCR_Complete_output)"},
+     "SCR_Complete_output returns, while the application computes; the next "
+     "SCR_Start_output stops it, and files it did not reach keep their sizes only "
+     "(0: inside SCR_Complete_output)"},
     {"SCR_REDUNDANCY_ASYNC", "0", 0, NULL,
      "PARTNER/XOR/RS: SCR_Complete_output returns once the files are written; the "
      "encode runs on a thread while the application computes, and the previous "

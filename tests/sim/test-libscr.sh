@@ -258,6 +258,25 @@ if [ "$scheme" = SINGLE ]; then
 		sim_run "$out/f6" "$ALL" "$ex" --steps 4 --size 300000 --expect-restart 2
 	check "(f): caught by CRC32" has "$out/f6" "rank_2_f1.dat: CRC32 mismatch"
 
+	# the pass has the application's time between checkpoints: the next
+	# SCR_Start_output stops it and records what it finished, so each
+	# dataset's CRC event comes before the next dataset's start (before,
+	# the pass ran on beside the next checkpoint's writes until that one
+	# completed)
+	sim_setup 4
+	check "(f): three checkpoints with the event log on" \
+		sim_run "$out/f9" "$ALL" -x SCR_LOG_ENABLE=1 "$ex" --steps 6 --size 300000
+	crc_before_next() { # crc_before_next N: dataset N's CRC event precedes N+1's start
+		awk -v n="$1" '/event=CRC / && $0 ~ " dset=" n " " { crc = NR }
+			/event=DATASET_START / && $0 ~ " dset=" n + 1 " " { start = NR }
+			END { exit !(crc && start && crc < start) }' "$pfs/.scr/log"
+	}
+	for n in 1 2; do
+		check "(f): the pass over dataset $n ended when dataset $((n + 1)) started" crc_before_next $n
+	done
+	check "(f): and the last one's was finished by SCR_Finalize" \
+		has "$pfs/.scr/log" "event=CRC .*dset=3 .*ok=1 stopped=0"
+
 	# each checkpoint flushed as it completes: the flush stops the pass
 	# over the same files and takes the CRC32s itself, so every file on the
 	# prefix has one whichever finished first

@@ -121,10 +121,10 @@ static int run(const char *dir, size_t piece, int fault, int trust)
         int short_sender = fault == 1 && k == 0 && me == 0 && nfiles(0, 0) > 0;
         if (spoilt || short_sender) {
             /* the receiver's word wins where a process is its own sender */
-            const char *want = fault == 2 ? (trust ? "as sent, expected"
-                                                   : "after transfer, expected")
-                               : spoilt   ? "could not read"
-                                          : "shorter than its recorded size";
+            const char *want =
+                fault == 2 ? (trust ? "as sent, expected" : "after transfer, expected")
+                : spoilt   ? "could not read"
+                           : "shorter than its recorded size";
             bad += rc == 0 || !strstr(err.text, want);
         } else {
             bad += rc != 0 || check_recv(recv, from, k);

@@ -122,11 +122,12 @@ int scr_output_start(scr_ctx_t *ctx, const char *name, int flags, int rd_index,
         log_err("SCR_Start_output: bad dataset name '%s'", name);
         return SCR_FAILURE;
     }
-    /* the CRC32 pass of the last SINGLE dataset had the application's
-     * time; beside this output's writes it would only slow them */
-    crcbg_stop(ctx);
     /* the previous dataset's background encode owns the filemap */
     redbg_poll(ctx, 1);
+    /* the CRC32 pass of the last SINGLE dataset had the application's
+     * time; beside this output's writes it would only slow them.  Stopped
+     * after the poll: recording what it finished writes the filemap */
+    crcbg_stop(ctx);
     if (name && cache_find_name(ctx, name) >= 0) {
         log_err("SCR_Start_output: a cached dataset is already named '%s'", name);
         return SCR_FAILURE;

@@ -488,7 +488,10 @@ static double restart_pause(double started)
  * SCR's calls (the rest is MPI's start and the application's reads, the
  * same for any library; a barrier, outside the clock, lines the ranks up
  * after SCR_Init and before SCR_Complete_restart, so a rank's wait for the
- * slowest one's SCR_Init or reads is not counted as the library's); and
+ * slowest one's SCR_Init or reads is not counted as the library's; an
+ * MPI_Barrier before SCR_Init, as in test_api and the checkpoint runs,
+ * gives the first-contact cost of MPI's connections, 20-30 ms here, to MPI
+ * rather than to the first collective of either library); and
  * for fetch its cp baseline after the restart, twice (restart_fetch_cp_s,
  * restart_fetch_cp2_s), and with BENCH_EVICTED_AT once more, as long after
  * its eviction as the fetch was (restart_fetch_cp_paused_s, that pause
@@ -501,6 +504,7 @@ static int restart_run(char *buf, size_t per, double t_mpi)
 {
     char name[SCR_MAX_FILENAME], file[64], path[SCR_MAX_FILENAME], metric[64];
     int have = 0, valid = 1;
+    MPI_Barrier(MPI_COMM_WORLD);
     double started = wall_now(), t0 = bench_now();
     if (SCR_Init() != SCR_SUCCESS)
         die("SCR_Init failed");

@@ -26,9 +26,22 @@ static int namesketch_all_shared(int n, unsigned char *shared, int rc)
     return rc < 0 ? -1 : n;
 }
 
-int namesketch_shared(MPI_Comm comm, const char *const *names, int n,
-                      unsigned char *shared)
+/* 1 if any bucket's sum is above 1: a name there may be two ranks' */
+static int namesketch_crowded(const uint16_t *all, int m)
 {
+    for (int b = 0; b < m; b++)
+        if (all[b] > 1)
+            return 1;
+    return 0;
+}
+
+int namesketch_shared(MPI_Comm comm, const char *const *names, int n,
+                      unsigned char *shared, int *crowded)
+{
+    int dummy;
+    if (!crowded)
+        crowded = &dummy;
+    *crowded = 1;
     /* the names in all, and whether a rank is out of memory */
     uint64_t v[2] = {n > 0 ? (uint64_t)n : 0, 0}, sum[2];
     int m = NAMESKETCH_MAX_BUCKETS;
@@ -38,6 +51,7 @@ int namesketch_shared(MPI_Comm comm, const char *const *names, int n,
     m = namesketch_buckets(sum[0]);
     if (!sum[1] && sum[0] == 0) { /* no names anywhere: nothing to sum */
         free(mine);
+        *crowded = 0;
         return 0;
     }
     if (sum[1] || m == 0) {
@@ -49,6 +63,7 @@ int namesketch_shared(MPI_Comm comm, const char *const *names, int n,
     for (int i = 0; i < n; i++)
         mine[nameset_owner(names[i], m)]++;
     MPI_Allreduce(mine, all, m, MPI_UINT16_T, MPI_SUM, comm);
+    *crowded = namesketch_crowded(all, m);
     int maybe = 0;
     for (int i = 0; i < n; i++) {
         int b = nameset_owner(names[i], m);

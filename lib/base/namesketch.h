@@ -10,7 +10,8 @@
  * Open MPI keeps each connection it opens and polls all of them at every
  * progress call, so a join at every checkpoint slowed the application's
  * collectives (bench/README.md).  With a file per rank almost every name
- * comes out unique and nothing is sent.
+ * comes out unique and nothing is sent, and where no bucket sums to more
+ * than 1 (every rank sees the same sums) nobody joins at all.
  */
 #ifndef SCR_NAMESKETCH_H
 #define SCR_NAMESKETCH_H
@@ -30,8 +31,10 @@
  * MPI_Allreduce calls (the names in all, then the buckets' counts).
  * Returns the number of maybe-shared names here, or -1 on every rank with
  * every name marked maybe shared when a rank had no memory or passed n < 0
- * (it could not list its names). */
+ * (it could not list its names).  *crowded (if not NULL), the same on
+ * every rank: 0 when no bucket's sum is above 1, so no name of any rank
+ * can be another's and nobody needs the exact join, else 1. */
 int namesketch_shared(MPI_Comm comm, const char *const *names, int n,
-                      unsigned char *shared);
+                      unsigned char *shared, int *crowded);
 
 #endif

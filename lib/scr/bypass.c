@@ -160,8 +160,9 @@ static void bypass_route_name(scr_ctx_t *ctx, kvtree_t *send, const char *rel)
 
 /* into send ("<home>" -> name -> "<rank>" -> host), this rank's names of
  * the open output that another rank may hold too (namesketch.h): only
- * those go on to be judged at their homes */
-static void bypass_maybe_shared(scr_ctx_t *ctx, kvtree_t *send)
+ * those go on to be judged at their homes.  Returns 0, the same on every
+ * rank, when no rank has such a name and nobody needs the join */
+static int bypass_maybe_shared(scr_ctx_t *ctx, kvtree_t *send)
 {
     kvtree_t *files =
         kvtree_get(filemap_get_rank(ctx->filemap, ctx->out.id, ctx->rank), "FILE");
@@ -172,7 +173,8 @@ static void bypass_maybe_shared(scr_ctx_t *ctx, kvtree_t *send)
         if ((rels[n] = kvtree_get_val(kvtree_elem_tree(e), "REL")))
             n++;
     /* no memory here or anywhere: all of them */
-    if (namesketch_shared(ctx->comm, rels, rels && shared ? n : -1, shared) < 0)
+    int crowded = 1;
+    if (namesketch_shared(ctx->comm, rels, rels && shared ? n : -1, shared, &crowded) < 0)
         for (kvtree_elem_t *e = kvtree_first(files); e; e = kvtree_elem_next(e))
             bypass_route_name(ctx, send, kvtree_get_val(kvtree_elem_tree(e), "REL"));
     else
@@ -181,12 +183,20 @@ static void bypass_maybe_shared(scr_ctx_t *ctx, kvtree_t *send)
                 bypass_route_name(ctx, send, rels[i]);
     free(rels);
     free(shared);
+    return crowded;
 }
 
 int bypass_shared_names(scr_ctx_t *ctx)
 {
-    kvtree_t *send = kvtree_new(), *recv = kvtree_new(), *names = kvtree_new();
-    bypass_maybe_shared(ctx, send);
+    kvtree_t *send = kvtree_new();
+    /* with a file name of its own on every rank (the usual case) the
+     * sketch says so everywhere alike: the join's exchange and agreement,
+     * four collectives at every SCR_Complete_output, are left out */
+    if (!bypass_maybe_shared(ctx, send)) {
+        kvtree_delete(&send);
+        return 0;
+    }
+    kvtree_t *recv = kvtree_new(), *names = kvtree_new();
     kvtree_exchange(send, recv, ctx->comm);
     for (kvtree_elem_t *e = kvtree_first(recv); e; e = kvtree_elem_next(e))
         kvtree_merge(names, kvtree_elem_tree(e));

@@ -3,8 +3,10 @@
  * (namesketch.h): a file per rank comes out unique, a name two ranks or
  * every rank hold comes out maybe shared on each of them, more names than
  * the buckets allow are all maybe shared, and a rank that cannot list its
- * names makes every rank fail.  Run under mpirun with any number of
- * processes. */
+ * names makes every rank fail; the sketch says "crowded" (the join is
+ * needed) wherever two ranks hold a name, never where no rank has a
+ * maybe-shared name, and not for a file per rank.  Run under mpirun with
+ * any number of processes. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +45,8 @@ static int check(int n, int (*holds)(int rank, int ranks), int ranks_share, int 
     const char *const *names =
         make_names(rank, n, "ckpt.1/rank_", mine ? "ckpt.1/shared.bin" : NULL);
     unsigned char *shared = malloc((size_t)n);
-    int got = namesketch_shared(MPI_COMM_WORLD, names, n, shared);
+    int crowded = -1;
+    int got = namesketch_shared(MPI_COMM_WORLD, names, n, shared, &crowded);
     int bad = 0;
     for (int i = 0; i < n; i++) {
         int want = want_all || (i == 0 && mine && ranks_share >= 2);
@@ -51,6 +54,19 @@ static int check(int n, int (*holds)(int rank, int ranks), int ranks_share, int 
     }
     int want_got = want_all ? n : (mine && ranks_share >= 2);
     bad |= got != want_got;
+    /* the join is left out only where no name can be two ranks': never
+     * when two ranks hold one or any rank has a maybe-shared name, and
+     * always (the usual case) for a file per rank, whose few names land
+     * in buckets of their own with these hashes */
+    if (want_all || (holds && ranks_share >= 2))
+        bad |= crowded != 1;
+    else if (n == 1)
+        bad |= crowded != 0;
+    bad |= crowded == 0 && got != 0;
+    int lo, hi;
+    MPI_Allreduce(&crowded, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&crowded, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    bad |= lo != hi || (lo != 0 && lo != 1);
     free(shared);
     int any;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
@@ -76,8 +92,11 @@ static int check_unlisted(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const char *const *names = make_names(rank, 3, "f", NULL);
     unsigned char shared[3] = {0, 0, 0};
-    int got = namesketch_shared(MPI_COMM_WORLD, names, rank == 0 ? -1 : 3, shared);
-    int bad = got != -1 || (rank != 0 && (!shared[0] || !shared[1] || !shared[2]));
+    int crowded = 0;
+    int got =
+        namesketch_shared(MPI_COMM_WORLD, names, rank == 0 ? -1 : 3, shared, &crowded);
+    int bad = got != -1 || crowded != 1 ||
+              (rank != 0 && (!shared[0] || !shared[1] || !shared[2]));
     int any;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     return any;

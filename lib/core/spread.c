@@ -154,17 +154,37 @@ void spread_solve_free(spread_solve_t *s)
     s->tbls = NULL;
 }
 
-int spread_decode_plan(const spread_code_t *c, const int *lost, int a, spread_decode_t *d)
+/* the first k slices of lost member a that survivors hold, in increasing
+ * order, into chosen; returns how many there were (k, or fewer) */
+static int decode_choose(const spread_code_t *c, const int *lost, int a, int *chosen)
 {
-    int k = c->k, n = 0, have[256] = {0};
-    memset(d, 0, sizeof(*d));
+    int n = 0, have[256] = {0};
     for (int j = 0; j < c->n; j++)
         if (j != a && !lost[j])
             have[spread_slice_of(c, j, a)] = 1;
-    for (int u = 0; u < c->n - 1 && n < k; u++)
+    for (int u = 0; u < c->n - 1 && n < c->k; u++)
         if (have[u])
-            d->chosen[n++] = u;
-    if (n < k)
+            chosen[n++] = u;
+    return n;
+}
+
+int spread_decode_uses(const spread_code_t *c, const int *lost, int a, int j)
+{
+    int chosen[255];
+    if (j == a || lost[j])
+        return 0;
+    int n = decode_choose(c, lost, a, chosen), u = spread_slice_of(c, j, a);
+    for (int x = 0; x < n; x++)
+        if (chosen[x] == u)
+            return 1;
+    return 0;
+}
+
+int spread_decode_plan(const spread_code_t *c, const int *lost, int a, spread_decode_t *d)
+{
+    int k = c->k;
+    memset(d, 0, sizeof(*d));
+    if (decode_choose(c, lost, a, d->chosen) < k)
         return -1;
     int present[256] = {0};
     for (int x = 0; x < k; x++)

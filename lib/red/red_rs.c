@@ -9,11 +9,14 @@
  * sends and receives n - 1 slices per piece: (n - 1) / k of its checkpoint.
  *
  * Recovery, per piece, on this thread: the survivors send their slices to
- * everyone, as in the encode; each survivor solves its parity for the
- * slices the lost members had sent it and sends those to them; a lost
- * member decodes its chunks from them and writes them, computes its own
- * slices, trades them with the other lost members, and encodes its parity
- * again from all it received.
+ * the lost members and to the survivors that solve, as in the encode; each
+ * of those solves its parity for the slices the lost members had sent it
+ * and sends those to them (a lost member needs k of them: with fewer than
+ * m lost, the rest of the survivors neither solve nor receive, a seventh
+ * less of the exchange for RS(8, 2) and one node lost); a lost member
+ * decodes its chunks from them and writes them, computes its own slices,
+ * trades them with the other lost members, and encodes its parity again
+ * from all it received.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -156,15 +159,18 @@ typedef struct {
     MPI_Comm comm;
     const int *lost;
     int me_lost;
-    spread_solve_t sv;  /* a survivor's */
-    spread_decode_t dp; /* a lost member's */
-    int pieces, len;    /* pieces of len bytes, the last one shorter */
-    unsigned char *S;   /* n slots: my slices, by receiver */
-    unsigned char *R;   /* n slots: the slices received, by sender */
-    unsigned char *X;   /* n slots: solved slices, by lost member (survivor)
-                           or by the survivor they came from (lost) */
-    unsigned char *P;   /* m slots: parity */
-    unsigned char *C;   /* k slots: decoded chunks */
+    spread_solve_t sv;         /* a survivor's */
+    spread_decode_t dp;        /* a lost member's */
+    int pieces, len;           /* pieces of len bytes, the last one shorter */
+    unsigned char *S;          /* n slots: my slices, by receiver */
+    unsigned char *R;          /* n slots: the slices received, by sender */
+    unsigned char *X;          /* n slots: solved slices, by lost member (survivor)
+                                  or by the survivor they came from (lost) */
+    unsigned char *P;          /* m slots: parity */
+    unsigned char *C;          /* k slots: decoded chunks */
+    unsigned char solver[256]; /* survivors a lost member decodes from */
+    unsigned char feed[256];   /* a survivor's: the lost members that decode from
+                                  it; a lost member's: the survivors it decodes from */
     double read, mul, comm_s, write;
 } rs_rec_t;
 
@@ -174,7 +180,7 @@ static int rec_read(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
     ec_job_t *j = rr->j;
     int rc = rs_slices(j, NULL, off, len, rr->S, NULL, &rr->read, &rr->mul, err);
     double t0 = scr_now();
-    for (int p = 0; p < rr->sv.nlost; p++) {
+    for (int p = 0; rr->solver[j->i] && p < rr->sv.nlost; p++) {
         uint64_t at = j->data_off + (uint64_t)p * j->chunk + off;
         if (rc == 0 &&
             io_pread_full(j->pfd, slot(rr->P, p, len), (size_t)len, (off_t)at) != len)
@@ -253,12 +259,12 @@ static void rec_trade(rs_rec_t *rr, int what, int len)
     unsigned char *in = what == TO_LOST ? rr->X : rr->R;
     for (int r = 0; r < n; r++) {
         int other = r != me;
-        if (what == TO_ALL) {
-            to[r] = other && !rr->me_lost;
-            from[r] = other && !lost[r];
+        if (what == TO_ALL) { /* to the lost, and to the survivors that solve */
+            to[r] = other && !rr->me_lost && (lost[r] || rr->solver[r]);
+            from[r] = other && !lost[r] && (rr->me_lost || rr->solver[me]);
         } else if (what == TO_LOST) {
-            to[r] = !rr->me_lost && lost[r];
-            from[r] = other && rr->me_lost && !lost[r];
+            to[r] = !rr->me_lost && rr->feed[r];
+            from[r] = rr->me_lost && rr->feed[r];
         } else {
             to[r] = from[r] = other && rr->me_lost && lost[r];
         }
@@ -277,7 +283,7 @@ static int rec_piece(rs_rec_t *rr, int piece, scr_error_t *err)
     if (!rr->me_lost && rec_read(rr, off, len, err) < 0)
         rc = -1;
     rec_trade(rr, TO_ALL, len);
-    if (!rr->me_lost)
+    if (!rr->me_lost && rr->solver[j->i])
         rec_solve(rr, len);
     rec_trade(rr, TO_LOST, len);
     if (rr->me_lost && rec_decode(rr, off, len, rc ? NULL : err) < 0)
@@ -300,6 +306,15 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->comm = comm;
     rr->lost = lost;
     rr->me_lost = lost[j->i];
+    /* with fewer than m lost, k survivors are enough for each lost member:
+     * the others neither solve nor receive (spread_decode_uses) */
+    for (int r = 0; r < j->n; r++) {
+        for (int a = 0; a < j->n; a++)
+            if (lost[a] && spread_decode_uses(&j->sp, lost, a, r))
+                rr->solver[r] = 1;
+        rr->feed[r] = rr->me_lost ? spread_decode_uses(&j->sp, lost, j->i, r)
+                                  : lost[r] && spread_decode_uses(&j->sp, lost, r, j->i);
+    }
     /* slot arrays of n, each within RS_CAP as the encode's */
     rr->len = ec_piece_len(ctx, j->chunk, (size_t)j->n, RS_CAP);
     rr->len = rr->len ? rr->len : 1;

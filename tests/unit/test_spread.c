@@ -60,12 +60,44 @@ static void encode(const spread_code_t *c, set_t *s)
         parity_of(c, s, j, s->parity[j]);
 }
 
+/* 1 if some lost member decodes from survivor j's solved slice */
+static int solver(const spread_code_t *c, const int *lost, int j)
+{
+    for (int a = 0; a < c->n; a++)
+        if (lost[a] && spread_decode_uses(c, lost, a, j))
+            return 1;
+    return 0;
+}
+
+/* the slices no lost member is sent (spread_decode_uses: as red_rs.c
+ * sends them) are spoilt, so a decode that read one would fail; and each
+ * lost member is sent exactly k.  0, or -1 */
+static int spoil_unsent(const spread_code_t *c, const int *lost,
+                        unsigned char got[][16][CH])
+{
+    for (int a = 0; a < c->n; a++) {
+        int sent = 0;
+        for (int j = 0; lost[a] && j < c->n; j++) {
+            if (j == a || lost[j])
+                continue;
+            if (spread_decode_uses(c, lost, a, j))
+                sent++;
+            else
+                memset(got[a][spread_slice_of(c, j, a)], 0xa5, CH);
+        }
+        if (lost[a] && sent != c->k)
+            return diag("lost member %d is sent %d slices, not k = %d", a, sent, c->k),
+                   -1;
+    }
+    return 0;
+}
+
 /* recover the lost members of w (chunks and parity wiped) */
 static int recover(const spread_code_t *c, set_t *w, const int *lost)
 {
     static unsigned char got[16][16][CH]; /* [lost member][slice number] */
     for (int j = 0; j < c->n; j++) {      /* survivors solve */
-        if (lost[j])
+        if (lost[j] || !solver(c, lost, j))
             continue;
         spread_solve_t sv;
         if (spread_solve_plan(c, lost, j, &sv) < 0)
@@ -81,6 +113,8 @@ static int recover(const spread_code_t *c, set_t *w, const int *lost)
         spread_solve(&sv, CH, par, by_d, lost_by_d);
         spread_solve_free(&sv);
     }
+    if (spoil_unsent(c, lost, got) < 0)
+        return -1;
     for (int a = 0; a < c->n; a++) { /* the lost decode */
         if (!lost[a])
             continue;

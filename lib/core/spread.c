@@ -168,16 +168,13 @@ static int decode_choose(const spread_code_t *c, const int *lost, int a, int *ch
     return n;
 }
 
-int spread_decode_uses(const spread_code_t *c, const int *lost, int a, int j)
+void spread_decode_senders(const spread_code_t *c, const int *lost, int a,
+                           unsigned char *from)
 {
-    int chosen[255];
-    if (j == a || lost[j])
-        return 0;
-    int n = decode_choose(c, lost, a, chosen), u = spread_slice_of(c, j, a);
+    int chosen[255], n = decode_choose(c, lost, a, chosen);
+    memset(from, 0, (size_t)c->n);
     for (int x = 0; x < n; x++)
-        if (chosen[x] == u)
-            return 1;
-    return 0;
+        from[spread_dest(c, a, chosen[x])] = 1;
 }
 
 int spread_decode_plan(const spread_code_t *c, const int *lost, int a, spread_decode_t *d)

@@ -86,10 +86,12 @@ void spread_solve_free(spread_solve_t *s);
 /* plan for lost member a given lost[] flags: which slices to use */
 int spread_decode_plan(const spread_code_t *c, const int *lost, int a,
                        spread_decode_t *d);
-/* 1 if that plan uses the slice member j got from a (so j must solve for
- * it), else 0: with fewer than m members lost, k of the n - |L| survivors'
- * slices are enough, and the others need not solve nor be sent to */
-int spread_decode_uses(const spread_code_t *c, const int *lost, int a, int j);
+/* from[j] (n flags) = 1 if that plan uses the slice member j got from a
+ * (so j must solve for it), else 0: with fewer than m members lost, k of
+ * the n - |L| survivors' slices are enough, and the others need not solve
+ * nor be sent to */
+void spread_decode_senders(const spread_code_t *c, const int *lost, int a,
+                           unsigned char *from);
 /* slice[u]: slice u of the lost member (the chosen ones are read);
  * scratch[y]: room for target y.  chunk[q] is set to where chunk q is:
  * its slice, or the scratch its product was written to. */

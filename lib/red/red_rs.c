@@ -307,13 +307,19 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->lost = lost;
     rr->me_lost = lost[j->i];
     /* with fewer than m lost, k survivors are enough for each lost member:
-     * the others neither solve nor receive (spread_decode_uses) */
-    for (int r = 0; r < j->n; r++) {
-        for (int a = 0; a < j->n; a++)
-            if (lost[a] && spread_decode_uses(&j->sp, lost, a, r))
-                rr->solver[r] = 1;
-        rr->feed[r] = rr->me_lost ? spread_decode_uses(&j->sp, lost, j->i, r)
-                                  : lost[r] && spread_decode_uses(&j->sp, lost, r, j->i);
+     * the others neither solve nor receive (spread_decode_senders) */
+    unsigned char from[256];
+    for (int a = 0; a < j->n; a++) {
+        if (!lost[a])
+            continue;
+        spread_decode_senders(&j->sp, lost, a, from);
+        for (int r = 0; r < j->n; r++) {
+            rr->solver[r] |= from[r];
+            if (a == j->i)
+                rr->feed[r] = from[r];
+        }
+        if (!rr->me_lost)
+            rr->feed[a] = from[j->i];
     }
     /* slot arrays of n, each within RS_CAP as the encode's */
     rr->len = ec_piece_len(ctx, j->chunk, (size_t)j->n, RS_CAP);

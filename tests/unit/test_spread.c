@@ -63,24 +63,35 @@ static void encode(const spread_code_t *c, set_t *s)
 /* 1 if some lost member decodes from survivor j's solved slice */
 static int solver(const spread_code_t *c, const int *lost, int j)
 {
-    for (int a = 0; a < c->n; a++)
-        if (lost[a] && spread_decode_uses(c, lost, a, j))
+    unsigned char from[16];
+    for (int a = 0; a < c->n; a++) {
+        if (!lost[a])
+            continue;
+        spread_decode_senders(c, lost, a, from);
+        if (from[j])
             return 1;
+    }
     return 0;
 }
 
-/* the slices no lost member is sent (spread_decode_uses: as red_rs.c
+/* the slices no lost member is sent (spread_decode_senders: as red_rs.c
  * sends them) are spoilt, so a decode that read one would fail; and each
- * lost member is sent exactly k.  0, or -1 */
+ * lost member is sent exactly k, by survivors only.  0, or -1 */
 static int spoil_unsent(const spread_code_t *c, const int *lost,
                         unsigned char got[][16][CH])
 {
+    unsigned char from[16];
     for (int a = 0; a < c->n; a++) {
         int sent = 0;
+        if (lost[a])
+            spread_decode_senders(c, lost, a, from);
         for (int j = 0; lost[a] && j < c->n; j++) {
-            if (j == a || lost[j])
+            if (j == a || lost[j]) {
+                if (from[j])
+                    return diag("lost member %d decodes from lost member %d", a, j), -1;
                 continue;
-            if (spread_decode_uses(c, lost, a, j))
+            }
+            if (from[j])
                 sent++;
             else
                 memset(got[a][spread_slice_of(c, j, a)], 0xa5, CH);

@@ -314,7 +314,7 @@ static int sp_solve(ecset_t *e, spwork_t *w, int j, uint64_t off, int len,
     const spread_solve_t *sv = &w->sv[j];
     member_t *x = &e->mem[j];
     unsigned char *par[32], *by_d[256], *lost_by_d[256];
-    for (int p = 0; p < sv->nlost; p++) {
+    for (int p = 0; p < sv->npar; p++) {
         par[p] = w->par + (size_t)p * (size_t)len;
         off_t at = (off_t)(x->off + (uint64_t)p * e->chunk + off);
         if (io_pread_full(x->redfd, par[p], (size_t)len, at) != (ssize_t)len)
@@ -376,7 +376,7 @@ static int sp_init(const ecset_t *e, spwork_t *w, const int *lost)
         return -1;
     for (int j = 0, a = 0; j < e->n; j++)
         if (lost[j] ? spread_decode_plan(&e->sp, lost, j, &w->dp[a++])
-                    : spread_solve_plan(&e->sp, lost, j, &w->sv[j]))
+                    : spread_solve_plan(&e->sp, lost, NULL, j, &w->sv[j]))
             return -1;
     return 0;
 }

@@ -78,13 +78,13 @@ void spread_outer(const spread_code_t *c, int len, unsigned char **in,
     ec_encode_data(len, c->n - 1, c->m, c->outer_tbls, in, outs);
 }
 
-/* coefficients of lost slice x: Minv row x over the parity, then through
- * the outer matrix over each surviving input */
+/* coefficients of lost slice x: Minv row x over the npar parity chunks,
+ * then through the outer matrix over each surviving input */
 static void solve_rows(const spread_code_t *c, spread_solve_t *s,
                        const unsigned char *inv, unsigned char *w)
 {
-    int t = s->nlost, cols = t + s->nsrc;
-    for (int x = 0; x < t; x++) {
+    int t = s->npar, cols = t + s->nsrc;
+    for (int x = 0; x < s->nlost; x++) {
         for (int p = 0; p < t; p++)
             w[x * cols + p] = inv[x * t + p];
         for (int l = 0; l < s->nsrc; l++) {
@@ -96,24 +96,42 @@ static void solve_rows(const spread_code_t *c, spread_solve_t *s,
     }
 }
 
-int spread_solve_plan(const spread_code_t *c, const int *lost, int j, spread_solve_t *s)
+/* the unknowns of member j's parity: the lost members' slices first, then
+ * the skipped survivors'; -1 when they are more than its m equations */
+static int solve_unknowns(const spread_code_t *c, const int *lost,
+                          const unsigned char *skip, int j, spread_solve_t *s)
 {
-    memset(s, 0, sizeof(*s));
+    int skip_d[256], nskip = 0;
     for (int d = 1; d < c->n; d++) {
-        if (!lost[mod(j - d, c->n)])
-            s->src_d[s->nsrc++] = d;
-        else if (s->nlost < c->m)
+        int i = mod(j - d, c->n);
+        if (lost[i])
             s->lost_d[s->nlost++] = d;
+        else if (skip && skip[i])
+            skip_d[nskip++] = d;
         else
+            s->src_d[s->nsrc++] = d;
+        if (s->nlost + nskip > c->m)
             return -1;
     }
-    int t = s->nlost;
-    if (t == 0)
+    s->npar = s->nlost + nskip;
+    for (int x = 0; x < nskip; x++)
+        s->lost_d[s->nlost + x] = skip_d[x];
+    return 0;
+}
+
+int spread_solve_plan(const spread_code_t *c, const int *lost, const unsigned char *skip,
+                      int j, spread_solve_t *s)
+{
+    memset(s, 0, sizeof(*s));
+    if (solve_unknowns(c, lost, skip, j, s) < 0)
+        return -1;
+    int t = s->npar;
+    if (s->nlost == 0)
         return 0;
     unsigned char *a = malloc((size_t)t * (size_t)t),
                   *inv = malloc((size_t)t * (size_t)t);
-    unsigned char *w = malloc((size_t)t * (size_t)(t + s->nsrc));
-    s->tbls = malloc((size_t)t * (size_t)(t + s->nsrc) * SP_TBL);
+    unsigned char *w = malloc((size_t)s->nlost * (size_t)(t + s->nsrc));
+    s->tbls = malloc((size_t)s->nlost * (size_t)(t + s->nsrc) * SP_TBL);
     int rc = -1;
     if (a && inv && w && s->tbls) {
         for (int p = 0; p < t; p++)
@@ -121,7 +139,7 @@ int spread_solve_plan(const spread_code_t *c, const int *lost, int j, spread_sol
                 a[p * t + x] = c->outer[p * (c->n - 1) + s->lost_d[x] - 1];
         if (gf_invert_matrix(a, inv, t) == 0) {
             solve_rows(c, s, inv, w);
-            ec_init_tables(t + s->nsrc, t, w, s->tbls);
+            ec_init_tables(t + s->nsrc, s->nlost, w, s->tbls);
             rc = 0;
         }
     }
@@ -139,13 +157,13 @@ void spread_solve(const spread_solve_t *s, int len, unsigned char **parity,
     unsigned char *ins[32 + 255], *outs[32];
     if (s->nlost == 0)
         return;
-    for (int p = 0; p < s->nlost; p++)
+    for (int p = 0; p < s->npar; p++)
         ins[p] = parity[p];
     for (int l = 0; l < s->nsrc; l++)
-        ins[s->nlost + l] = by_d[s->src_d[l]];
+        ins[s->npar + l] = by_d[s->src_d[l]];
     for (int x = 0; x < s->nlost; x++)
         outs[x] = lost_by_d[s->lost_d[x]];
-    ec_encode_data(len, s->nlost + s->nsrc, s->nlost, s->tbls, ins, outs);
+    ec_encode_data(len, s->npar + s->nsrc, s->nlost, s->tbls, ins, outs);
 }
 
 void spread_solve_free(spread_solve_t *s)
@@ -175,6 +193,20 @@ void spread_decode_senders(const spread_code_t *c, const int *lost, int a,
     memset(from, 0, (size_t)c->n);
     for (int x = 0; x < n; x++)
         from[spread_dest(c, a, chosen[x])] = 1;
+}
+
+void spread_solve_skip(const spread_code_t *c, const int *lost, unsigned char *skip)
+{
+    unsigned char from[256];
+    for (int r = 0; r < c->n; r++)
+        skip[r] = !lost[r];
+    for (int a = 0; a < c->n; a++) {
+        if (!lost[a])
+            continue;
+        spread_decode_senders(c, lost, a, from);
+        for (int r = 0; r < c->n; r++)
+            skip[r] &= (unsigned char)!from[r];
+    }
 }
 
 int spread_decode_plan(const spread_code_t *c, const int *lost, int a, spread_decode_t *d)

@@ -42,8 +42,9 @@ typedef struct {
  * the slice from member j - d is input d - 1 of the outer code. */
 typedef struct {
     int nlost;
-    int lost_d[32]; /* the lost members' distances */
-    int nsrc;       /* surviving inputs */
+    int npar;       /* parity chunks it reads: nlost + the skipped survivors */
+    int lost_d[32]; /* the lost members' distances, then the skipped ones' */
+    int nsrc;       /* surviving inputs it receives */
     int src_d[255]; /* their distances, increasing */
     unsigned char *tbls;
 } spread_solve_t;
@@ -73,12 +74,16 @@ void spread_inner(const spread_code_t *c, int len, unsigned char **chunks,
 void spread_outer(const spread_code_t *c, int len, unsigned char **in,
                   unsigned char **outs);
 
-/* plan for surviving member j given lost[] flags (1..m set, j not lost);
- * -1 when more than m are lost or memory runs out */
-int spread_solve_plan(const spread_code_t *c, const int *lost, int j, spread_solve_t *s);
-/* parity[p]: j's parity chunks (the first nlost are read); by_d[d]: the
- * slice j got from member j - d (the survivors' are read); the slice each
- * lost member had sent is written to lost_by_d[d] */
+/* plan for surviving member j given lost[] flags (1..m set, j not lost)
+ * and skip[] (n flags, or NULL): survivors whose slices j does without,
+ * solving for them too (it has m equations, so lost and skipped together
+ * may be up to m); -1 when they are more or memory runs out */
+int spread_solve_plan(const spread_code_t *c, const int *lost, const unsigned char *skip,
+                      int j, spread_solve_t *s);
+/* parity[p]: j's parity chunks (the first npar are read); by_d[d]: the
+ * slice j got from member j - d (the sources' are read); the slice each
+ * lost member had sent is written to lost_by_d[d] (nothing for the
+ * skipped) */
 void spread_solve(const spread_solve_t *s, int len, unsigned char **parity,
                   unsigned char **by_d, unsigned char **lost_by_d);
 void spread_solve_free(spread_solve_t *s);
@@ -92,6 +97,11 @@ int spread_decode_plan(const spread_code_t *c, const int *lost, int a,
  * nor be sent to */
 void spread_decode_senders(const spread_code_t *c, const int *lost, int a,
                            unsigned char *from);
+/* skip[r] (n flags) = 1 for a survivor no lost member decodes from.  The
+ * survivors that solve (the others) are at least k, so these are at most
+ * m - |L|: a solver can treat them as unknowns beside the lost ones and
+ * take slices from the other solvers only (spread_solve_plan's skip) */
+void spread_solve_skip(const spread_code_t *c, const int *lost, unsigned char *skip);
 /* slice[u]: slice u of the lost member (the chosen ones are read);
  * scratch[y]: room for target y.  chunk[q] is set to where chunk q is:
  * its slice, or the scratch its product was written to. */

@@ -218,22 +218,32 @@ void ec_xor_slots(unsigned char *dst, const unsigned char *src, int n, int skip,
 /* Pieces are mapped one at a time, not whole files: a mapping's pages
  * count in the process's resident size, and a piece's are in flight only
  * until its buffer is prepared again. */
+unsigned char *ec_job_map(const ec_job_t *j, uint64_t pos, size_t len, void **base,
+                          size_t *mlen)
+{
+    const xfer_open_t *o = &j->files;
+    io_concat_t c = {o->n, o->fds, o->names, o->sizes};
+    return j->map ? io_map_concat(&c, o->mappable, pos, len, PROT_READ, base, mlen, NULL)
+                  : NULL;
+}
+
+void ec_unmap_all(int n, void **base, const size_t *mlen)
+{
+    for (int r = 0; r < n; r++) {
+        if (base[r])
+            munmap(base[r], mlen[r]);
+        base[r] = NULL;
+    }
+}
+
 unsigned char *ec_pipe_map(ec_pipe_t *pp, int k, int r, uint64_t pos, size_t len)
 {
-    const xfer_open_t *o = &pp->j->files;
-    io_concat_t c = {o->n, o->fds, o->names, o->sizes};
-    return pp->j->map ? io_map_concat(&c, o->mappable, pos, len, PROT_READ,
-                                      &pp->mbase[k][r], &pp->mlen[k][r], NULL)
-                      : NULL;
+    return ec_job_map(pp->j, pos, len, &pp->mbase[k][r], &pp->mlen[k][r]);
 }
 
 void ec_pipe_unmap(ec_pipe_t *pp, int k)
 {
-    for (int r = 0; r < pp->j->n; r++) {
-        if (pp->mbase[k][r])
-            munmap(pp->mbase[k][r], pp->mlen[k][r]);
-        pp->mbase[k][r] = NULL;
-    }
+    ec_unmap_all(pp->j->n, pp->mbase[k], pp->mlen[k]);
 }
 
 void ec_chain_init(ec_chain_t *c, int me, int n, int lost)

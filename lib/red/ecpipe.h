@@ -78,6 +78,12 @@ struct ec_pipe {
  * ec_pipe_free. */
 unsigned char *ec_pipe_map(ec_pipe_t *pp, int k, int r, uint64_t pos, size_t len);
 void ec_pipe_unmap(ec_pipe_t *pp, int k);
+/* the same for any holder of mappings: bytes [pos, pos + len) of j's
+ * files, mapped into *base (*mlen bytes) when j->map, or NULL; and the
+ * n mappings of base[] undone */
+unsigned char *ec_job_map(const ec_job_t *j, uint64_t pos, size_t len, void **base,
+                          size_t *mlen);
+void ec_unmap_all(int n, void **base, const size_t *mlen);
 
 /* bytes per piece of chunks of chunk bytes: at most SCR_MPI_BUF_SIZE (and
  * 64 KiB at the least), cut so that units of it fit in cap_bytes */

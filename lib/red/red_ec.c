@@ -596,8 +596,9 @@ int red_ec_recover(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir, i
     if (ec_job_init(&j, rd, dsetdir) < 0 || rd->set_size > 256)
         return errprintf(err, "bad %s set", desc_type_name(rd->type));
     j.rank = ctx->rank;
-    /* XOR's survivors add their slots from mappings (ec_recover_prepare) */
-    j.map = ctx->copy_map && !j.spread;
+    /* XOR's survivors add their slots from mappings (ec_recover_prepare),
+     * RS's send their slices from them (rec_read in red_rs.c) */
+    j.map = ctx->copy_map;
     MPI_Allgather(&need, 1, MPI_INT, lost, 1, MPI_INT, rd->comm);
     for (int r = 0; r < j.n; r++)
         nlost += lost[r] != 0;

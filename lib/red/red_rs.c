@@ -11,9 +11,11 @@
  * Recovery, per piece, on this thread: the survivors send their slices to
  * the lost members and to the survivors that solve, as in the encode; each
  * of those solves its parity for the slices the lost members had sent it
- * and sends those to them (a lost member needs k of them: with fewer than
- * m lost, the rest of the survivors neither solve nor receive, a seventh
- * less of the exchange for RS(8, 2) and one node lost); a lost member
+ * and sends those to them.  A lost member needs k of them: with fewer than
+ * m lost, the rest of the survivors neither solve nor receive, and the
+ * solvers do without their slices too, solving for them with the parity
+ * chunks the fewer losses leave spare (spread_solve_skip): 43 slices a
+ * piece instead of 56 for RS(8, 2) and one node lost.  A lost member
  * decodes its chunks from them and writes them, computes its own slices,
  * trades them with the other lost members, and encodes its parity again
  * from all it received.
@@ -47,26 +49,33 @@ static void rs_inner(const ec_job_t *j, int len, unsigned char *buf)
     spread_inner(&j->sp, len, chunks, outs);
 }
 
+/* where a member's slices of one piece are: at[d] for receiver d, in buf
+ * or in a read-only mapping of my file (base[d], len[d]) */
+typedef struct {
+    unsigned char **at;
+    void **base;
+    size_t *len;
+} rs_at_t;
+
 /* my chunk pieces at off into their receivers' slots of buf (through crc
- * when given), then my slices k..n-2 from them into theirs.  With pp (an
- * encode), a piece that can be mapped is (ec_pipe_map) and pp->at says
+ * when given), then my slices k..n-2 from them into theirs.  With a, a
+ * piece that can be mapped is (ec_job_map: when j->map) and a->at says
  * where each slot's bytes are. */
-static int rs_slices(ec_job_t *j, ec_pipe_t *pp, uint64_t off, int len,
+static int rs_slices(ec_job_t *j, const rs_at_t *a, uint64_t off, int len,
                      unsigned char *buf, crcseg_t *crc, double *tread, double *tmul,
                      scr_error_t *err)
 {
     io_concat_t cat = {j->files.n, j->files.fds, j->files.names, j->files.sizes};
-    unsigned char *chunks[256], *outs[32], **at = NULL;
-    int rc = 0, b = pp ? (int)((off / (uint64_t)pp->len) & 1) : 0;
-    if (pp) {
-        at = pp->at[b];
-        ec_pipe_unmap(pp, b);
-    }
+    unsigned char *chunks[256], *outs[32];
+    int rc = 0;
+    if (a)
+        ec_unmap_all(j->n, a->base, a->len);
     double t0 = scr_now();
     for (int q = 0; q < j->k; q++) {
         uint64_t pos = (uint64_t)q * j->chunk + off;
         int d = spread_dest(&j->sp, j->i, q);
-        unsigned char *to = pp ? ec_pipe_map(pp, b, d, pos, (size_t)len) : NULL;
+        unsigned char *to =
+            a ? ec_job_map(j, pos, (size_t)len, &a->base[d], &a->len[d]) : NULL;
         if (!to) {
             to = slot(buf, d, len);
             if (rc == 0 && io_read_pad_n(&cat, to, (size_t)len, pos, err) < 0)
@@ -75,14 +84,14 @@ static int rs_slices(ec_job_t *j, ec_pipe_t *pp, uint64_t off, int len,
         if (crc)
             crcseg_update(crc, pos, to, (size_t)len);
         chunks[q] = to;
-        if (at)
-            at[d] = to;
+        if (a)
+            a->at[d] = to;
     }
     for (int x = 0; x < j->m - 1; x++) {
         int d = spread_dest(&j->sp, j->i, j->k + x);
         outs[x] = slot(buf, d, len);
-        if (at)
-            at[d] = outs[x];
+        if (a)
+            a->at[d] = outs[x];
     }
     double t1 = scr_now();
     spread_inner(&j->sp, len, chunks, outs);
@@ -116,7 +125,9 @@ static int rs_write_parity(ec_job_t *j, uint64_t off, int len, unsigned char **p
 static int rs_encode_prepare(ec_pipe_t *pp, uint64_t off, int len, unsigned char *send,
                              scr_error_t *err)
 {
-    return rs_slices(pp->j, pp, off, len, send, &pp->j->ucrc, &pp->read, &pp->mul, err);
+    int b = (int)((off / (uint64_t)pp->len) & 1);
+    rs_at_t a = {pp->at[b], pp->mbase[b], pp->mlen[b]};
+    return rs_slices(pp->j, &a, off, len, send, &pp->j->ucrc, &pp->read, &pp->mul, err);
 }
 
 static int rs_encode_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *recv,
@@ -159,10 +170,14 @@ typedef struct {
     MPI_Comm comm;
     const int *lost;
     int me_lost;
-    spread_solve_t sv;         /* a survivor's */
-    spread_decode_t dp;        /* a lost member's */
-    int pieces, len;           /* pieces of len bytes, the last one shorter */
-    unsigned char *S;          /* n slots: my slices, by receiver */
+    spread_solve_t sv;      /* a survivor's */
+    spread_decode_t dp;     /* a lost member's */
+    int pieces, len;        /* pieces of len bytes, the last one shorter */
+    unsigned char *S;       /* n slots: my slices, by receiver */
+    unsigned char *at[256]; /* a survivor's: where each slice of S is sent
+                               from, S or a mapping of its file (mbase) */
+    void *mbase[256];
+    size_t mlen[256];
     unsigned char *R;          /* n slots: the slices received, by sender */
     unsigned char *X;          /* n slots: solved slices, by lost member (survivor)
                                   or by the survivor they came from (lost) */
@@ -178,9 +193,10 @@ typedef struct {
 static int rec_read(rs_rec_t *rr, uint64_t off, int len, scr_error_t *err)
 {
     ec_job_t *j = rr->j;
-    int rc = rs_slices(j, NULL, off, len, rr->S, NULL, &rr->read, &rr->mul, err);
+    rs_at_t a = {rr->at, rr->mbase, rr->mlen};
+    int rc = rs_slices(j, &a, off, len, rr->S, NULL, &rr->read, &rr->mul, err);
     double t0 = scr_now();
-    for (int p = 0; rr->solver[j->i] && p < rr->sv.nlost; p++) {
+    for (int p = 0; rr->solver[j->i] && p < rr->sv.npar; p++) {
         uint64_t at = j->data_off + (uint64_t)p * j->chunk + off;
         if (rc == 0 &&
             io_pread_full(j->pfd, slot(rr->P, p, len), (size_t)len, (off_t)at) != len)
@@ -259,9 +275,10 @@ static void rec_trade(rs_rec_t *rr, int what, int len)
     unsigned char *in = what == TO_LOST ? rr->X : rr->R;
     for (int r = 0; r < n; r++) {
         int other = r != me;
-        if (what == TO_ALL) { /* to the lost, and to the survivors that solve */
-            to[r] = other && !rr->me_lost && (lost[r] || rr->solver[r]);
-            from[r] = other && !lost[r] && (rr->me_lost || rr->solver[me]);
+        if (what == TO_ALL) { /* to the lost, and among the survivors that solve */
+            int among = rr->solver[me] && rr->solver[r];
+            to[r] = other && !rr->me_lost && (lost[r] || among);
+            from[r] = other && !lost[r] && (rr->me_lost || among);
         } else if (what == TO_LOST) {
             to[r] = !rr->me_lost && rr->feed[r];
             from[r] = rr->me_lost && rr->feed[r];
@@ -269,8 +286,11 @@ static void rec_trade(rs_rec_t *rr, int what, int len)
             to[r] = from[r] = other && rr->me_lost && lost[r];
         }
     }
+    unsigned char *at[256];
+    for (int r = 0; r < n; r++) /* a survivor's own slices from where they are */
+        at[r] = what == TO_ALL && !rr->me_lost ? rr->at[r] : slot(out, r, len);
     double t0 = scr_now();
-    ec_trade(rr->comm, me, n, out, to, in, from, len);
+    ec_trade_at(rr->comm, me, n, at, to, in, from, len);
     rr->comm_s += scr_now() - t0;
 }
 
@@ -333,12 +353,15 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->C = bigbuf_alloc((size_t)j->k * l);
     if (!rr->S || !rr->R || !rr->X || !rr->P || !rr->C)
         return -1;
+    unsigned char skip[256];
+    spread_solve_skip(&j->sp, lost, skip);
     return rr->me_lost ? spread_decode_plan(&j->sp, lost, j->i, &rr->dp)
-                       : spread_solve_plan(&j->sp, lost, j->i, &rr->sv);
+                       : spread_solve_plan(&j->sp, lost, skip, j->i, &rr->sv);
 }
 
 static void rec_free(rs_rec_t *rr)
 {
+    ec_unmap_all(rr->j->n, rr->mbase, rr->mlen);
     spread_solve_free(&rr->sv);
     spread_decode_free(&rr->dp);
     bigbuf_free(rr->S);

@@ -107,18 +107,32 @@ static int spoil_unsent(const spread_code_t *c, const int *lost,
 static int recover(const spread_code_t *c, set_t *w, const int *lost)
 {
     static unsigned char got[16][16][CH]; /* [lost member][slice number] */
-    for (int j = 0; j < c->n; j++) {      /* survivors solve */
-        if (lost[j] || !solver(c, lost, j))
+    static unsigned char spoilt[CH];
+    unsigned char skip[16];
+    int nsolvers = 0;
+    memset(spoilt, 0x5a, CH);
+    spread_solve_skip(c, lost, skip);
+    for (int j = 0; j < c->n; j++) {
+        if (!lost[j] && skip[j] == solver(c, lost, j))
+            return diag("member %d: skip flag %d disagrees", j, skip[j]), -1;
+        nsolvers += !lost[j] && !skip[j];
+    }
+    for (int j = 0; j < c->n; j++) { /* survivors solve, from solvers' slices */
+        if (lost[j] || skip[j])
             continue;
         spread_solve_t sv;
-        if (spread_solve_plan(c, lost, j, &sv) < 0)
+        if (spread_solve_plan(c, lost, skip, j, &sv) < 0)
             return -1;
+        if (sv.npar > c->m || sv.nsrc != nsolvers - 1)
+            return diag("member %d reads %d parity chunks and %d slices", j, sv.npar,
+                        sv.nsrc),
+                   -1;
         unsigned char *par[16], *by_d[16], *lost_by_d[16];
         for (int p = 0; p < c->m; p++)
             par[p] = w->parity[j][p];
         for (int d = 1; d < c->n; d++) {
             int i = mod(j - d, c->n);
-            by_d[d] = lost[i] ? NULL : w->slice[i][d - 1];
+            by_d[d] = lost[i] || skip[i] ? spoilt : w->slice[i][d - 1];
             lost_by_d[d] = got[i][d - 1];
         }
         spread_solve(&sv, CH, par, by_d, lost_by_d);

@@ -101,17 +101,19 @@ static void solve_rows(const spread_code_t *c, spread_solve_t *s,
 static int solve_unknowns(const spread_code_t *c, const int *lost,
                           const unsigned char *skip, int j, spread_solve_t *s)
 {
-    int skip_d[256], nskip = 0;
+    int skip_d[32], nskip = 0;
     for (int d = 1; d < c->n; d++) {
         int i = mod(j - d, c->n);
+        if (!lost[i] && !(skip && skip[i])) {
+            s->src_d[s->nsrc++] = d;
+            continue;
+        }
+        if (s->nlost + nskip == c->m) /* checked before lost_d[m] is written */
+            return -1;
         if (lost[i])
             s->lost_d[s->nlost++] = d;
-        else if (skip && skip[i])
-            skip_d[nskip++] = d;
         else
-            s->src_d[s->nsrc++] = d;
-        if (s->nlost + nskip > c->m)
-            return -1;
+            skip_d[nskip++] = d;
     }
     s->npar = s->nlost + nskip;
     for (int x = 0; x < nskip; x++)

@@ -327,17 +327,18 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->lost = lost;
     rr->me_lost = lost[j->i];
     /* with fewer than m lost, k survivors are enough for each lost member:
-     * the others neither solve nor receive (spread_decode_senders) */
-    unsigned char from[256];
+     * the others neither solve nor receive, nor send to those that solve
+     * (spread_solve_skip) */
+    unsigned char skip[256], from[256];
+    spread_solve_skip(&j->sp, lost, skip);
+    for (int r = 0; r < j->n; r++)
+        rr->solver[r] = !lost[r] && !skip[r];
     for (int a = 0; a < j->n; a++) {
         if (!lost[a])
             continue;
         spread_decode_senders(&j->sp, lost, a, from);
-        for (int r = 0; r < j->n; r++) {
-            rr->solver[r] |= from[r];
-            if (a == j->i)
-                rr->feed[r] = from[r];
-        }
+        for (int r = 0; a == j->i && r < j->n; r++)
+            rr->feed[r] = from[r];
         if (!rr->me_lost)
             rr->feed[a] = from[j->i];
     }
@@ -353,8 +354,6 @@ static int rec_init(rs_rec_t *rr, ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm co
     rr->C = bigbuf_alloc((size_t)j->k * l);
     if (!rr->S || !rr->R || !rr->X || !rr->P || !rr->C)
         return -1;
-    unsigned char skip[256];
-    spread_solve_skip(&j->sp, lost, skip);
     return rr->me_lost ? spread_decode_plan(&j->sp, lost, j->i, &rr->dp)
                        : spread_solve_plan(&j->sp, lost, skip, j->i, &rr->sv);
 }

@@ -218,6 +218,25 @@ static int check_numbering(int n, int m)
     return good;
 }
 
+/* the largest m a plan holds: one more lost member than it can solve for
+ * is refused (under UBSan's bounds check, before lost_d[32] is written) */
+static int check_too_many(void)
+{
+    spread_code_t c;
+    spread_solve_t sv;
+    int lost[40] = {0};
+    if (spread_init(&c, 40, 32) < 0)
+        return 0;
+    for (int i = 1; i <= 33; i++)
+        lost[i] = 1;
+    int rc = spread_solve_plan(&c, lost, NULL, 0, &sv);
+    lost[33] = 0;
+    int fits = spread_solve_plan(&c, lost, NULL, 0, &sv) == 0 && sv.nlost == 32;
+    spread_solve_free(&sv);
+    spread_free(&c);
+    return rc < 0 && fits;
+}
+
 int main(void)
 {
     srand(7);
@@ -227,6 +246,7 @@ int main(void)
             ok(check_all_losses(n, m), "n=%d m=%d: every loss of up to m rebuilt", n, m);
         }
     spread_code_t c;
+    ok(check_too_many(), "m = 32: 33 lost refused before the plan's arrays overflow");
     ok(spread_init(&c, 4, 4) < 0, "m = n refused");
     ok(spread_init(&c, 1, 1) < 0, "a set of one refused");
     ok(spread_init(&c, 200, 60) < 0, "n + m over 256 refused");

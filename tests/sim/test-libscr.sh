@@ -106,8 +106,11 @@ fi
 # which then takes fresh ones: bench/README.md, run AZ)
 sim_setup 5
 check "$scheme: checkpoints back to back" sim_run "$out/bb" "$ALL" "$ex" --steps 8 --size 300000
+# (why: no time between the checkpoints, or, when load stretched the
+# application's steps past the gap, the freeing thread still behind:
+# either way nothing is put off; a CI run under extra load saw the second)
 check "$scheme: back to back, evicted application files are deleted at once" \
-	has "$out/bb" "evicted application files are deleted at once: the application leaves no time"
+	has "$out/bb" "evicted application files are deleted at once: the (application leaves no time|thread that frees them behind the application has not finished)"
 
 # ---- (c) two nodes of every set lost ----
 sim_setup 5

@@ -114,8 +114,9 @@ static const param_info_t table[] = {
     {"SCR_CRC_ON_DELETE", "0", 0, NULL, "accepted for compatibility; no effect"},
     {"SCR_MPI_BUF_SIZE", "1MB", 0, NULL,
      "bytes per message in the redundancy pipelines (XOR/RS: less in large sets, so "
-     "each of their buffers stays within 1-4 MiB); partner copies made while the "
-     "application waits, and the moves of files at restart, send twice that"},
+     "each of their buffers stays within 1-2 MiB, 4 MiB for an encode in the "
+     "background); partner copies made while the application waits, and the moves "
+     "of files at restart, send twice that"},
     {"SCR_FILE_BUF_SIZE", "1MB", 0, NULL, "bytes per read and write when copying files"},
     {"SCR_OVERLAP", NULL, 0, NULL,
      "1: copies and redundancy pipelines read ahead on a helper thread; 0: not; unset: "

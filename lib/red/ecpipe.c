@@ -42,6 +42,11 @@ static int ec_pipe_task(void *arg)
     return 0;
 }
 
+size_t ec_encode_cap(const ec_job_t *j, size_t cap)
+{
+    return j->background && cap < EC_PIPE_CAP_BG ? EC_PIPE_CAP_BG : cap;
+}
+
 int ec_piece_len(const scr_ctx_t *ctx, uint64_t chunk, size_t units, size_t cap_bytes)
 {
     /* a buffer holds units pieces (every member's block of one): with

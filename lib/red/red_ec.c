@@ -239,7 +239,8 @@ static int ec_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error
      * each (256 KiB pieces) took the anonymous part from 9.5 to 4.3 MiB,
      * within 3 % of the speed (bench/README.md) */
     ec_pipe_t pp;
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1, EC_PIPE_CAP, comm, err);
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, 1,
+                 ec_encode_cap(j, EC_PIPE_CAP), comm, err);
     pp.prepare = ec_encode_prepare;
     pp.xchg = ec_pipe_trade_all;
     pp.finish = ec_encode_finish;
@@ -325,6 +326,7 @@ int red_ec_apply(scr_ctx_t *ctx, reddesc_t *rd, int id, const char *dsetdir,
     kvtree_t *dset = filemap_get_desc(ctx->filemap, id, "DSETDESC");
     /* mappings only while the application waits (see red_partner_apply) */
     j.map = ctx->copy_map && !background;
+    j.background = background;
     int ok = xfer_open(list, NULL, NULL, j.map, &j.files, err) == 0;
     if (ok && crcseg_init(&j.ucrc, j.files.n, j.files.sizes, j.chunk ? j.chunk : 1) < 0)
         ok = errprintf(err, "out of memory") == 0;

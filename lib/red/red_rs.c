@@ -152,9 +152,9 @@ int red_rs_encode(ec_job_t *j, const scr_ctx_t *ctx, MPI_Comm comm, scr_error_t 
     ec_pipe_t pp;
     /* n slots to send and n to receive, twice: pieces of 256 KiB for a set
      * of 8 keep that to 8 MiB, and were no slower than 512 KiB
-     * (bench/README.md) */
-    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, (size_t)j->m, RS_CAP, comm,
-                 err);
+     * (bench/README.md); larger in the background (EC_PIPE_CAP_BG) */
+    ec_pipe_init(&pp, j, ctx, (size_t)j->n, (size_t)j->n, (size_t)j->m,
+                 ec_encode_cap(j, RS_CAP), comm, err);
     pp.prepare = rs_encode_prepare;
     pp.finish = rs_encode_finish;
     pp.xchg = ec_pipe_trade_all;

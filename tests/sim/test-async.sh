@@ -11,7 +11,11 @@
 #      unfinished one is gone from the cache
 #  (c) the same, and the dying rank's node is lost too: the second
 #      checkpoint is rebuilt from XOR and restarted from
-#  (d) PARTNER and RS(2 of 4) in the background, then a node lost
+#  (d) PARTNER and RS(2 of 4) in the background, then a node lost.  7 MB a
+#      rank in (a) and (d): each background encode runs in several pieces
+#      of the larger size it takes behind the application (ec_encode_cap),
+#      the last one short (SCR_DEBUG=2 says how many), and the restart
+#      checks every byte of what the rebuild made of them
 #  (e) an application without MPI_THREAD_MULTIPLE: one warning, the encode
 #      runs inside SCR_Complete_output, the run is right
 source "$(dirname "$0")/lib.sh"
@@ -23,15 +27,21 @@ LESS3=node1:2,node2:2,node4:2,node5:2
 BASE=(-x SCR_CACHE_SIZE=2 -x SCR_FLUSH=0 -x SCR_REDUNDANCY_ASYNC=1 -x SCR_DEBUG=1
 	-x SCR_LOG_ENABLE=1)
 xor=(-x SCR_COPY_TYPE=XOR -x SCR_SET_SIZE=4)
-run() { sim_run "$@" --size 200000 --sleep-ms 50; }
+SIZE=200000
+run() { sim_run "$@" --size "$SIZE" --sleep-ms 50; }
 events() { grep -c "event=$1 .*ok=1" "$pfs/.scr/log" 2>/dev/null; }
 fails() { ! "$@"; }
 lose() { "$simnode" kill "$sim_dir" "$1" && "$simnode" wipe "$sim_dir" "$1"; }
 
 # ---- (a)
 sim_setup 5
-SIM_ENV=("${BASE[@]}" "${xor[@]}")
+SIZE=7000001
+DEBUG2=("${BASE[@]/SCR_DEBUG=1/SCR_DEBUG=2}")
+SIM_ENV=("${DEBUG2[@]}" "${xor[@]}")
 check "(a) XOR in the background: the run finishes" run "$out/a1" "$ALL" "$ex" --steps 8 --threads 1
+# 1 MiB pieces: 4 MiB buffers for the set of 4 (256 KiB, 14 pieces, in
+# the foreground)
+check "(a) in pieces of 1 MiB" has "$out/a1" 'encode, 3500008-byte chunks in 4 pieces'
 check "(a) Complete returned before the encode" has "$out/a1" 'redundancy in the background'
 check "(a) every checkpoint's encode ended well" test "$(events REDUNDANCY_END)" -eq 4
 after() { # after A B: the first line with B comes after the first with A
@@ -45,6 +55,7 @@ lose node3
 check "(a) node3 lost: the next run rebuilds step 8 and restarts from it" \
 	run "$out/a2" "$LESS3" "$ex" --steps 8 --threads 1 --expect-restart 8
 check "(a) every byte verified" has "$out/a2" 'restarted from step\.8, every byte verified'
+SIZE=200000
 
 # ---- (b)
 sim_setup 5
@@ -78,19 +89,26 @@ check "(c) it was rebuilt" has "$out/c2" 'rebuil'
 check "(c) every byte verified" has "$out/c2" 'restarted from step\.4, every byte verified'
 
 # ---- (d)
+SIZE=7000001
 for scheme in PARTNER RS; do
 	sim_setup 5
-	SIM_ENV=("${BASE[@]}" -x SCR_COPY_TYPE=$scheme -x SCR_SET_SIZE=4 -x SCR_SET_FAILURES=2)
+	SIM_ENV=("${DEBUG2[@]}" -x SCR_COPY_TYPE=$scheme -x SCR_SET_SIZE=4 -x SCR_SET_FAILURES=2)
 	check "(d) $scheme in the background: the run finishes" \
 		run "$out/d$scheme" "$ALL" "$ex" --steps 6 --threads 1
+	# (in the foreground 512 KiB, 11 pieces)
+	[ $scheme = PARTNER ] || check "(d) $scheme: in pieces of 1 MiB" \
+		has "$out/d$scheme" 'RS encode, 5250016-byte chunks in 6 pieces'
 	check "(d) $scheme: every encode ended well" test "$(events REDUNDANCY_END)" -eq 3
 	lose node2
 	check "(d) $scheme: node2 lost, the next run restarts from step 6" \
-		run "$out/d${scheme}2" node1:2,node3:2,node4:2,node5:2 "$ex" --steps 6 --threads 1 \
-		--expect-restart 6
+		run "$out/d${scheme}2" node1:2,node3:2,node4:2,node5:2 "$ex" \
+		--steps 6 --threads 1 --expect-restart 6
+	check "(d) $scheme: every byte verified" \
+		has "$out/d${scheme}2" 'restarted from step\.6, every byte verified'
 done
 
 # ---- (e)
+SIZE=200000
 sim_setup 4
 SIM_ENV=("${BASE[@]}" "${xor[@]}")
 check "(e) without MPI_THREAD_MULTIPLE the run finishes" run "$out/e" "$ALL" "$ex" --steps 4

@@ -8,7 +8,9 @@
  * the XOR of every survivor's send buffers, whichever member is lost, with
  * one piece or many (the last one short), with the worker thread and
  * without, and with a survivor's slot outside its send buffer (pp->at)
- * off the 32-byte alignment.  Run under mpirun with any number of processes (the chain
+ * off the 32-byte alignment; an encode in the background takes larger
+ * buffers (ec_encode_cap) and so larger pieces, one in the foreground the
+ * caller's cap.  Run under mpirun with any number of processes (the chain
  * needs two). */
 #include <mpi.h>
 #include <stdio.h>
@@ -134,6 +136,27 @@ static int chain_finish(ec_pipe_t *pp, uint64_t off, int len, unsigned char *rec
     return 0;
 }
 
+/* ec_encode_cap and the piece lengths it gives with SCR_MPI_BUF_SIZE at
+ * its default, 1 MiB: 0 when each is as ecpipe.h says */
+static int check_caps(void)
+{
+    ec_job_t j;
+    scr_ctx_t ctx;
+    memset(&j, 0, sizeof(j));
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.buf_size = (size_t)1 << 20;
+    const uint64_t chunk = (uint64_t)22 << 20; /* XOR(4) of 64 MiB a rank */
+    int bad = ec_encode_cap(&j, EC_PIPE_CAP) != EC_PIPE_CAP ||
+              ec_piece_len(&ctx, chunk, 4, ec_encode_cap(&j, EC_PIPE_CAP)) != 256 << 10;
+    j.background = 1;
+    bad = bad || ec_encode_cap(&j, EC_PIPE_CAP) != EC_PIPE_CAP_BG ||
+          ec_encode_cap(&j, (size_t)8 << 20) != (size_t)8 << 20 ||
+          ec_piece_len(&ctx, chunk, 4, ec_encode_cap(&j, EC_PIPE_CAP)) != 1 << 20 ||
+          ec_piece_len(&ctx, chunk, 8, ec_encode_cap(&j, EC_PIPE_CAP)) != 512 << 10 ||
+          ec_piece_len(&ctx, 4099, 8, ec_encode_cap(&j, EC_PIPE_CAP)) != 4099;
+    return bad;
+}
+
 /* one recovery through the chain; 0 when the lost member got every sum */
 static int check_chain(MPI_Comm comm, int lost, uint64_t chunk, int overlap)
 {
@@ -182,6 +205,10 @@ int main(int argc, char **argv)
         printf("%s - ec_xor_slots: every count, skip, length, alignment\n",
                any ? "not ok" : "ok");
     fails += any, t++;
+    if (me == 0)
+        printf("%s - ec_encode_cap: larger pieces in the background only\n",
+               check_caps() ? "not ok" : "ok");
+    fails += check_caps(), t++;
     static const char *rules[] = {"all to all", "all to one", "nobody"};
     static const int lens[] = {1, 4099, 1 << 20};
     for (int rule = 0; rule < 3; rule++)

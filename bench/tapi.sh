@@ -38,13 +38,20 @@ tapi_iters() {
 }
 
 # tapi_emit IMPL MODE SCHEME LABEL NP OUT WALL: the launch's JSON lines,
-# phase "tapi.MODE.IMPL": ckpt_s (each timed checkpoint) and launch_s
+# phase "tapi.MODE.IMPL": ckpt_s (each timed checkpoint), ckpt_steady_s
+# (those from the fourth on) and launch_s
 tapi_emit() {
 	local ph="tapi.$2.$1" hdr
 	hdr="\"scheme\":\"$3\",\"label\":\"$4\",\"ranks\":$5,\"bytes_per_rank\":$bytes"
 	awk -v ph="$ph" -v hdr="$hdr" '/^Completed checkpoint/ && n++ > 0 {
 			s = s (s == "" ? "" : ",") $4 }
 		END { if (s != "") printf "{\"phase\":\"%s\",%s,\"metric\":\"ckpt_s\",\"unit\":\"s\",\"samples\":[%s]}\n", ph, hdr, s }' \
+		"$6" >>"$lines"
+	# the steady state: from the fourth checkpoint on, after the two
+	# where the cache grows (SCR_CACHE_SIZE=2) and the first eviction
+	awk -v ph="$ph" -v hdr="$hdr" '/^Completed checkpoint/ && n++ >= 3 {
+			s = s (s == "" ? "" : ",") $4 }
+		END { if (s != "") printf "{\"phase\":\"%s\",%s,\"metric\":\"ckpt_steady_s\",\"unit\":\"s\",\"samples\":[%s]}\n", ph, hdr, s }' \
 		"$6" >>"$lines"
 	printf '{"phase":"%s",%s,"metric":"launch_s","unit":"s","samples":[%s]}\n' \
 		"$ph" "$hdr" "$7" >>"$lines"

@@ -37,22 +37,25 @@ tapi_iters() {
 		print n < 1 ? 1 : n }'
 }
 
+# tapi_ckpts PH HDR FROM METRIC OUT: one JSON line of METRIC, the seconds
+# of OUT's "Completed checkpoint" lines from the FROM-th on (0: the first)
+tapi_ckpts() {
+	awk -v ph="$1" -v hdr="$2" -v from="$3" -v metric="$4" \
+		'/^Completed checkpoint/ && n++ >= from { s = s (s == "" ? "" : ",") $4 }
+		END { if (s != "") printf "{\"phase\":\"%s\",%s,\"metric\":\"%s\",\"unit\":\"s\",\"samples\":[%s]}\n", ph, hdr, metric, s }' \
+		"$5" >>"$lines"
+}
+
 # tapi_emit IMPL MODE SCHEME LABEL NP OUT WALL: the launch's JSON lines,
 # phase "tapi.MODE.IMPL": ckpt_s (each timed checkpoint), ckpt_steady_s
 # (those from the fourth on) and launch_s
 tapi_emit() {
 	local ph="tapi.$2.$1" hdr
 	hdr="\"scheme\":\"$3\",\"label\":\"$4\",\"ranks\":$5,\"bytes_per_rank\":$bytes"
-	awk -v ph="$ph" -v hdr="$hdr" '/^Completed checkpoint/ && n++ > 0 {
-			s = s (s == "" ? "" : ",") $4 }
-		END { if (s != "") printf "{\"phase\":\"%s\",%s,\"metric\":\"ckpt_s\",\"unit\":\"s\",\"samples\":[%s]}\n", ph, hdr, s }' \
-		"$6" >>"$lines"
+	tapi_ckpts "$ph" "$hdr" 1 ckpt_s "$6"
 	# the steady state: from the fourth checkpoint on, after the two
 	# where the cache grows (SCR_CACHE_SIZE=2) and the first eviction
-	awk -v ph="$ph" -v hdr="$hdr" '/^Completed checkpoint/ && n++ >= 3 {
-			s = s (s == "" ? "" : ",") $4 }
-		END { if (s != "") printf "{\"phase\":\"%s\",%s,\"metric\":\"ckpt_steady_s\",\"unit\":\"s\",\"samples\":[%s]}\n", ph, hdr, s }' \
-		"$6" >>"$lines"
+	tapi_ckpts "$ph" "$hdr" 3 ckpt_steady_s "$6"
 	printf '{"phase":"%s",%s,"metric":"launch_s","unit":"s","samples":[%s]}\n' \
 		"$ph" "$hdr" "$7" >>"$lines"
 	# every checkpoint of the launch, the untimed first one too: what a
